@@ -1,0 +1,161 @@
+"""Units and peers: the constraint structure every solver works on.
+
+Glossary
+--------
+cell
+    An existing canvas position, numbered ``0 .. cells-1`` in reading order.
+unit
+    A set of N cells that must hold N different symbols: a row, column or box of a sub-grid.
+    Units shared by two sub-grids (the common box of a Samurai) appear once.
+peers
+    Two cells are peers when some unit holds both; the peer graph has an edge per pair.
+CSR
+    ``(ptr, idx)`` int32 arrays: the items of ``i`` are ``idx[ptr[i]:ptr[i + 1]]``; this is
+    how kernels see units (unit → cells, cell → units) and peers (cell → peers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.errors import LayoutError
+from ndoku.layout import Layout
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+ROW, COLUMN, BOX = 0, 1, 2
+KIND_NAMES = ("row", "column", "box")
+
+IntArray = NDArray[np.int32]
+
+
+@dataclass(frozen=True, eq=False)
+class Units:
+    """The units of a layout, as CSR arrays over cell numbers.
+
+    Attributes
+    ----------
+    ptr, cells : ndarray of int32
+        Unit ``u`` holds cells ``cells[ptr[u]:ptr[u + 1]]``.
+    kind : ndarray of int8
+        ``ROW``, ``COLUMN`` or ``BOX`` per unit.
+    """
+
+    ptr: IntArray
+    cells: IntArray
+    kind: NDArray[np.int8]
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def __getitem__(self, unit: int | np.integer) -> IntArray:
+        return self.cells[self.ptr[unit] : self.ptr[unit + 1]]
+
+    def select(self, keep: NDArray[np.bool_]) -> Units:
+        """The units where ``keep`` is True, in order."""
+        chosen = [self[u] for u in np.flatnonzero(keep)]
+        return Units(*_csr(chosen), self.kind[keep])
+
+    def of_cells(self, n_cells: int) -> tuple[IntArray, IntArray]:
+        """CSR of cell → the units holding it."""
+        lists: list[list[int]] = [[] for _ in range(n_cells)]
+        for u in range(len(self)):
+            for cell in self[u]:
+                lists[cell].append(u)
+        return _csr(lists)
+
+
+def number_cells(mask: NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+    """Cell numbers on the canvas (-1 where missing) and each cell's (row, col).
+
+    >>> import numpy as np
+    >>> index, rc = number_cells(np.array([[True, False], [True, True]]))
+    >>> index.tolist(), rc.tolist()
+    ([[0, -1], [1, 2]], [[0, 0], [1, 0], [1, 1]])
+    """
+    index = np.full(mask.shape, -1, dtype=np.int32)
+    rc = np.argwhere(mask).astype(np.int32)
+    index[rc[:, 0], rc[:, 1]] = np.arange(len(rc), dtype=np.int32)
+    return index, rc
+
+
+def build_units(layout: Layout, index: IntArray) -> Units:
+    """Rows, columns and boxes of every sub-grid, each distinct unit once.
+
+    >>> from ndoku.layout import load_layout
+    >>> layout = load_layout("samurai")
+    >>> index, _ = number_cells(layout.mask)
+    >>> len(build_units(layout, index))  # 5 × 27 units, 4 shared boxes counted once
+    131
+    """
+    size = layout.size
+    bh, bw = layout.box
+    seen: dict[tuple[int, ...], int] = {}
+    lists: list[list[int]] = []
+    kinds: list[int] = []
+    for r0, c0 in layout.corners:
+        window = index[r0 : r0 + size, c0 : c0 + size]
+        blocks = [(ROW, window[i, :]) for i in range(size)]
+        blocks += [(COLUMN, window[:, j]) for j in range(size)]
+        blocks += [
+            (BOX, window[i : i + bh, j : j + bw].ravel())
+            for i in range(0, size, bh)
+            for j in range(0, size, bw)
+        ]
+        for kind, cells in blocks:
+            key = tuple(sorted(int(c) for c in cells))
+            if key in seen:
+                continue
+            seen[key] = len(lists)
+            lists.append(list(key))
+            kinds.append(kind)
+    units = Units(*_csr(lists), np.array(kinds, dtype=np.int8))
+    boxes_per_cell = np.bincount(units.select(units.kind == BOX).cells, minlength=index.max() + 1)
+    if (boxes_per_cell > 1).any():
+        (r, c), *_ = np.argwhere(index == np.argmax(boxes_per_cell > 1))
+        raise LayoutError(
+            f"the sub-grids {layout.corners_text()} overlap in part of a box (at canvas row "
+            f"{r + 1}, column {c + 1}); overlapping sub-grids must share whole boxes"
+        )
+    return units
+
+
+def peer_graph(units: Units, cell_rc: IntArray) -> nx.Graph:
+    """The peer graph: one node per cell (``row``, ``col`` attributes), an edge per peer pair.
+
+    >>> import networkx as nx
+    >>> from ndoku.layout import load_layout
+    >>> layout = load_layout("9x9")
+    >>> index, rc = number_cells(layout.mask)
+    >>> g = peer_graph(build_units(layout, index), rc)
+    >>> g.number_of_nodes(), g.number_of_edges(), g.degree[0]
+    (81, 810, 20)
+    """
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(
+        (cell, {"row": int(r), "col": int(c)}) for cell, (r, c) in enumerate(cell_rc)
+    )
+    for u in range(len(units)):
+        graph.add_edges_from(combinations(units[u].tolist(), 2))
+    return graph
+
+
+def graph_csr(graph: nx.Graph) -> tuple[IntArray, IntArray]:
+    """CSR arrays (ptr, peers) of a graph whose nodes are ``0 .. n-1``; peers sorted."""
+    return _csr([sorted(graph.adj[node]) for node in range(graph.number_of_nodes())])
+
+
+def _csr(lists: Sequence[Sequence[int] | IntArray]) -> tuple[IntArray, IntArray]:
+    ptr = np.zeros(len(lists) + 1, dtype=np.int32)
+    ptr[1:] = np.cumsum([len(items) for items in lists])
+    flat = [np.asarray(items, dtype=np.int32) for items in lists]
+    return ptr, np.concatenate(flat) if flat else np.zeros(0, dtype=np.int32)

@@ -1,0 +1,219 @@
+"""A puzzle: the parsed text, its layout and its units, bundled and checked once.
+
+Glossary
+--------
+givens
+    ``(cells,)`` int32: the value of each given cell, 0 for a free one.
+free
+    A cell that is not given.
+values
+    ``(cells,)`` int32: a full or partial assignment, as solvers return it.
+canvas
+    ``(rows, cols)`` int32 with ``MISSING`` where no cell exists: values laid out as in the text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.errors import ConflictError, LayoutError, ParseError
+from ndoku.grid import DIGITS, EMPTY, MISSING, Grid, format_grid, parse, read_file
+from ndoku.layout import BOX_SIDES, Layout, layout_of
+from ndoku.peers import KIND_NAMES, Units, build_units, graph_csr, number_cells, peer_graph
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+IntArray = NDArray[np.int32]
+
+
+@dataclass(frozen=True, eq=False)
+class Puzzle:
+    """Everything a solver needs, built once from a :class:`~ndoku.grid.Grid`.
+
+    Examples
+    --------
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> p.size, p.n_cells, len(p.units), int((p.givens > 0).sum())
+    (4, 16, 12, 4)
+    """
+
+    grid: Grid
+    layout: Layout
+    index: IntArray  # (rows, cols): cell number, -1 where missing
+    cell_rc: IntArray  # (cells, 2): canvas row and column of each cell
+    givens: IntArray
+    units: Units
+
+    @property
+    def size(self) -> int:
+        """N: symbols per unit."""
+        return self.layout.size
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.cell_rc)
+
+    @property
+    def source(self) -> str:
+        return self.grid.source
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """The peer graph (networkx), nodes are cell numbers with ``row``/``col``."""
+        return peer_graph(self.units, self.cell_rc)
+
+    @cached_property
+    def peers(self) -> tuple[IntArray, IntArray]:
+        """CSR of cell → peers."""
+        return graph_csr(self.graph)
+
+    @cached_property
+    def cell_units(self) -> tuple[IntArray, IntArray]:
+        """CSR of cell → units."""
+        return self.units.of_cells(self.n_cells)
+
+    def canvas(self, values: NDArray[np.integer]) -> IntArray:
+        """Cell values laid out on the canvas, ``MISSING`` where no cell exists."""
+        out = np.full(self.index.shape, MISSING, dtype=np.int32)
+        out[self.cell_rc[:, 0], self.cell_rc[:, 1]] = values
+        return out
+
+    def text(self, values: NDArray[np.integer] | None = None) -> str:
+        """Values (default: the givens) written in the input's own style and shape."""
+        return format_grid(self.grid, self.canvas(self.givens if values is None else values))
+
+    def locate(self, cell: int) -> str:
+        """``line L, column C`` of a cell in the input text."""
+        r, c = self.cell_rc[cell]
+        return self.grid.locate(int(r), int(c))
+
+
+def read_puzzles(
+    path: str | Path | None = None,
+    *,
+    text: str | None = None,
+    symbols: str | None = None,
+    layout: str | None = None,
+) -> list[Puzzle]:
+    """Read every puzzle of a file (``-`` for stdin) or of ``text``.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        The puzzle file; ``-`` reads stdin.
+    text : str, optional
+        Puzzle text, instead of a file.
+    symbols : str, optional
+        Alphabet such as ``0-F`` (overrides a ``# symbols:`` header).
+    layout : str, optional
+        Layout name or path (overrides ``# layout:`` and ``# subgrids:`` headers).
+
+    Raises
+    ------
+    ndoku.errors.ParseError
+        Bad text, a layout that does not fit, or givens that break a rule; the message names
+        the line and column.
+    """
+    if text is None:
+        if path is None:
+            raise TypeError("read_puzzles needs a path or text")
+        text = read_file(path)
+    source = "<stdin>" if str(path) == "-" else str(path if path is not None else "<text>")
+    return [from_grid(grid, layout) for grid in parse(text, source, symbols)]
+
+
+def from_grid(grid: Grid, layout: str | None = None) -> Puzzle:
+    """Build and check a :class:`Puzzle` from a parsed grid."""
+    if grid.extra:
+        line = grid.extra[0].lines[0][0]
+        raise ParseError("unexpected lines after the grid: a puzzle file holds one grid", line, 1)
+    found, grid = _find_layout(grid, layout)
+    _check_values(grid, found)
+    index, cell_rc = number_cells(found.mask)
+    givens = grid.values[cell_rc[:, 0], cell_rc[:, 1]].astype(np.int32)
+    units = build_units(found, index)
+    puzzle = Puzzle(grid, found, index, cell_rc, givens, units)
+    _check_givens(puzzle)
+    return puzzle
+
+
+def _find_layout(grid: Grid, override: str | None) -> tuple[Layout, Grid]:
+    """The layout; in a square single-grid canvas, ``.`` is read as empty when needed."""
+    try:
+        return layout_of(grid, override), grid
+    except LayoutError:
+        rows, cols = grid.shape
+        declared = override is not None or grid.header("layout") or grid.header("subgrids")
+        single = rows == cols and rows in {n * n for n in BOX_SIDES}
+        if declared or not single or not (grid.values == MISSING).any():
+            raise
+    # A single grid has no missing cells, so its dots are empty cells (as in one-line files).
+    style = dataclasses.replace(grid.style, empty=".")
+    dotted = Grid(
+        np.where(grid.values == MISSING, EMPTY, grid.values).astype(np.int32),
+        grid.where,
+        style,
+        grid.headers,
+        grid.extra,
+        grid.source,
+    )
+    return layout_of(dotted), dotted
+
+
+def _check_values(grid: Grid, layout: Layout) -> None:
+    size = layout.size
+    style = grid.style
+    if style.alphabet is not None and len(style.alphabet) != size:
+        header = grid.header("symbols")
+        raise ParseError(
+            f"{len(style.alphabet)} symbols are declared ({style.alphabet}) but the sub-grids "
+            f"are {size}×{size} and need {size}",
+            header.line if header else None,
+        )
+    if style.kind != "tokens" and style.alphabet is None and size >= len(DIGITS):
+        raise ParseError(
+            f"{size}×{size} sub-grids need symbols beyond Z: write the grid as tokens separated "
+            "by spaces (1 2 … 36) or declare '# symbols: …'"
+        )
+    high = np.argwhere(grid.values > size)
+    if len(high):
+        r, c = (int(x) for x in high[0])
+        raise grid.error(
+            r,
+            c,
+            f"value {style.symbol(int(grid.values[r, c]))} is out of range: the sub-grids are "
+            f"{size}×{size}, so symbols are {style.symbol(1)}..{style.symbol(size)}",
+        )
+
+
+def _check_givens(puzzle: Puzzle) -> None:
+    """Two equal givens in one unit: name both cells."""
+    units = puzzle.units
+    for u in range(len(units)):
+        cells = units[u]
+        vals = puzzle.givens[cells]
+        given = cells[vals > 0]
+        if len(np.unique(puzzle.givens[given])) == len(given):
+            continue
+        seen: dict[int, int] = {}
+        for cell in given:
+            value = int(puzzle.givens[cell])
+            if value in seen:
+                r, c = puzzle.cell_rc[cell]
+                symbol = puzzle.grid.style.symbol(value)
+                raise puzzle.grid.error(
+                    int(r),
+                    int(c),
+                    f"given {symbol} repeats the {symbol} at {puzzle.locate(seen[value])} "
+                    f"in the same {KIND_NAMES[units.kind[u]]}",
+                    ConflictError,
+                )
+            seen[value] = int(cell)

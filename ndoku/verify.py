@@ -1,0 +1,68 @@
+"""Independent check of a solution: every given kept, every row, column and box complete.
+
+This deliberately does not use the unit and peer arrays the solvers use: it re-reads the
+sub-grids straight from the layout's corners on the canvas, so a bug in building units
+cannot hide a wrong answer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.errors import VerificationError
+from ndoku.grid import EMPTY, MISSING
+from ndoku.puzzle import Puzzle
+
+
+def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
+    """Every rule ``values`` break, as sentences (empty when it is a solution).
+
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 2 3 4\\n3 4 1 2\\n2 1 4 3\\n4 3 2 1\\n")
+    >>> problems(p, p.givens)
+    []
+    >>> problems(p, p.givens[[1, 0, *range(2, 16)]])[0]
+    'line 1, column 1: given 1 was changed to 2'
+    """
+    canvas = puzzle.canvas(np.asarray(values))
+    given = puzzle.canvas(puzzle.givens)
+    size = puzzle.size
+    found: list[str] = []
+    exists = given != MISSING
+    for r, c in np.argwhere(exists & ((canvas < 1) | (canvas > size))):
+        found.append(f"{puzzle.grid.locate(r, c)}: value {canvas[r, c]} is not a symbol 1..{size}")
+    for r, c in np.argwhere(exists & (given != EMPTY) & (canvas != given)):
+        found.append(
+            f"{puzzle.grid.locate(r, c)}: given {given[r, c]} was changed to {canvas[r, c]}"
+        )
+    full = np.arange(1, size + 1)
+    bh, bw = puzzle.layout.box
+    for r0, c0 in puzzle.layout.corners:
+        window = canvas[r0 : r0 + size, c0 : c0 + size]
+        groups = [("row", window[i]) for i in range(size)]
+        groups += [("column", window[:, j]) for j in range(size)]
+        groups += [
+            ("box", window[i : i + bh, j : j + bw].ravel())
+            for i in range(0, size, bh)
+            for j in range(0, size, bw)
+        ]
+        for i, (name, group) in enumerate(groups):
+            if not np.array_equal(np.sort(group), full):
+                found.append(
+                    f"sub-grid at {r0},{c0}: {name} {i % size + 1} "
+                    f"is not a permutation of 1..{size}"
+                )
+    return found
+
+
+def verify(puzzle: Puzzle, values: NDArray[np.integer]) -> None:
+    """Raise :class:`~ndoku.errors.VerificationError` unless ``values`` solve the puzzle."""
+    found = problems(puzzle, values)
+    if found:
+        more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
+        raise VerificationError(
+            f"{puzzle.source}: a solver returned a grid that breaks the rules: "
+            + "; ".join(found[:3])
+            + more
+        )
