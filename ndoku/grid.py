@@ -230,9 +230,9 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
     if not blocks:
         raise ParseError(f"{source} holds no puzzle (no grid lines)")
     first = blocks[0]
-    if all(_line_puzzle(text) is not None for _, text in first.lines) and not _is_square_chars(
-        first
-    ):
+    # The first line decides: a one-line puzzle makes the file a batch (16 lines of 16
+    # characters excepted: that is a 16×16 grid).
+    if _line_puzzle(first.lines[0][1]) is not None and not _is_square_chars(first):
         lines = [pair for block in blocks for pair in block.lines]
         return [_parse_line(n, text, alphabet, headers, source) for n, text in lines]
     return [_parse_block(first, blocks[1:], alphabet, headers, source)]

@@ -77,12 +77,12 @@ class Layout:
         return " ".join(f"{r},{c}" for r, c in self.corners)
 
 
-def find_layout(mask: NDArray[np.bool_], max_value: int = 0, grid: Grid | None = None) -> Layout:
+def find_layout(mask: NDArray[np.bool_], grid: Grid | None = None) -> Layout:
     """Find the sub-grids of a canvas from its shape.
 
-    Tries box sides n = 7 … 2 (largest first) and takes the first N = n² ≥ ``max_value`` whose
-    complete, lattice-aligned windows cover every cell; of those windows it keeps the smallest
-    set that still covers every cell, and refuses when that set is not unique.
+    Tries box sides n = 7 … 2 (largest first) and takes the first N = n² whose complete,
+    lattice-aligned windows cover every cell; of those windows it keeps the smallest set that
+    still covers every cell, and refuses when that set is not unique.
 
     Examples
     --------
@@ -90,20 +90,26 @@ def find_layout(mask: NDArray[np.bool_], max_value: int = 0, grid: Grid | None =
     >>> samurai = np.ones((21, 21), dtype=bool)
     >>> samurai[0:6, 9:12] = samurai[15:21, 9:12] = False
     >>> samurai[9:12, 0:6] = samurai[9:12, 15:21] = False
-    >>> find_layout(samurai, 9).corners
+    >>> find_layout(samurai).corners
     ((0, 0), (0, 12), (6, 6), (12, 0), (12, 12))
     """
-    rows, cols = mask.shape
-    fitting = [n for n in BOX_SIDES if n * n >= max(max_value, 1) and n * n <= min(rows, cols)]
-    for n in fitting:
+    closest: tuple[int, int] | None = None  # (cells covered, n) of the best partial cover
+    for n in BOX_SIDES:
+        if n * n > min(mask.shape):
+            continue
         windows = _complete_windows(mask, n * n, _lattice(mask, n))
-        if windows and _covered(mask, windows, n * n).sum() == mask.sum():
+        covered = int(_covered(mask, windows, n * n).sum())
+        if windows and covered == mask.sum():
             return Layout(mask, n * n, (n, n), _unique_minimum_cover(mask, windows, n * n))
-    raise _uncovered_error(mask, fitting[-1] if fitting else 0, grid)
+        if closest is None or covered > closest[0]:
+            closest = (covered, n)
+    if closest is None:
+        raise LayoutError("the canvas is too small for any sudoku (at least 4×4 cells)")
+    raise _uncovered_error(mask, closest[1], grid)
 
 
 def declared_layout(
-    mask: NDArray[np.bool_], corners: Sequence[Corner], max_value: int = 0, line: int | None = None
+    mask: NDArray[np.bool_], corners: Sequence[Corner], line: int | None = None
 ) -> Layout:
     """The layout of declared sub-grid corners; N is the largest size that fits them all.
 
@@ -111,11 +117,8 @@ def declared_layout(
     >>> declared_layout(np.ones((12, 12), dtype=bool), [(0, 0), (0, 3), (3, 0), (3, 3)]).size
     9
     """
-    rows, cols = mask.shape
     for n in BOX_SIDES:
         size = n * n
-        if size < max_value or not all(r + size <= rows and c + size <= cols for r, c in corners):
-            continue
         if len(_complete_windows(mask, size, corners)) != len(corners):
             continue
         if _covered(mask, corners, size).sum() == mask.sum():
@@ -194,7 +197,6 @@ def load_layout(name_or_path: str, line: int | None = None) -> Layout:
 def layout_of(grid: Grid, override: str | None = None) -> Layout:
     """The layout of a parsed grid: ``override`` (``--layout``), its headers, or its shape."""
     mask = grid.values != MISSING
-    max_value = int(grid.values.max(initial=0))
     named = grid.header("layout")
     if override is not None or named is not None:
         name = override if override is not None else named.value  # type: ignore[union-attr]
@@ -203,8 +205,8 @@ def layout_of(grid: Grid, override: str | None = None) -> Layout:
         return layout
     declared = grid.header("subgrids")
     if declared is not None:
-        return declared_layout(mask, parse_corners(declared), max_value, declared.line)
-    return find_layout(mask, max_value, grid)
+        return declared_layout(mask, parse_corners(declared), declared.line)
+    return find_layout(mask, grid)
 
 
 def _description(path: Path) -> str:
@@ -228,7 +230,7 @@ def _check_same_shape(grid: Grid, layout: Layout) -> None:
     if len(diff):
         r, c = (int(x) for x in diff[0])
         what = "has no cell here" if mask[r, c] else "has a cell here, the puzzle has '.'"
-        raise grid.error(r, c, f"the shape differs from layout {name}: {name} {what}")
+        raise grid.error(r, c, f"the shape differs from layout {name}: {name} {what}", LayoutError)
 
 
 # --- covering ---------------------------------------------------------------------------
@@ -257,18 +259,33 @@ def _covered(mask: NDArray[np.bool_], corners: Iterable[Corner], size: int) -> N
     return covered & mask
 
 
-def _uncovered_error(mask: NDArray[np.bool_], size: int, grid: Grid | None) -> LayoutError:
-    """Point at the first cell that no complete N×N window covers."""
-    if not size:
-        return LayoutError("the canvas is too small for any sudoku (at least 4×4 cells)")
-    n = round(size**0.5)
+def _uncovered_error(mask: NDArray[np.bool_], n: int, grid: Grid | None) -> LayoutError:
+    """Point at a stray ``.`` when a window nearly fits, else at a cell no window covers."""
+    size = n * n
     windows = _complete_windows(mask, size, _lattice(mask, n))
-    r, c = (int(x) for x in np.argwhere(mask & ~_covered(mask, windows, size))[0])
+    uncovered = mask & ~_covered(mask, windows, size)
+    r, c = (int(x) for x in np.argwhere(uncovered)[0])
     message = (
         f"this cell is covered by no complete {size}×{size} sub-grid (every window on the "
         f"{n}×{n} box lattice around it has a missing cell); check for a stray '.', or declare "
         "the layout with '# subgrids:' or '# layout:'"
     )
+    holes = [
+        (int((~mask[wr : wr + size, wc : wc + size]).sum()), wr, wc)
+        for wr, wc in _lattice(mask, n)
+        if wr + size <= mask.shape[0]
+        and wc + size <= mask.shape[1]
+        and uncovered[wr : wr + size, wc : wc + size].any()
+    ]
+    if holes and min(holes)[0] <= n:
+        count, wr, wc = min(holes)
+        dr, dc = (int(x) for x in np.argwhere(~mask[wr : wr + size, wc : wc + size])[0])
+        r, c = wr + dr, wc + dc
+        message = (
+            f"this '.' breaks the {size}×{size} sub-grid at canvas row {wr + 1}, column "
+            f"{wc + 1}, which lacks only {count} cell{'s' if count > 1 else ''}; write 0 for an "
+            "empty cell, or declare the layout with '# subgrids:' or '# layout:'"
+        )
     if grid is None:
         return LayoutError(f"canvas row {r + 1}, column {c + 1}: {message}")
     error = grid.error(r, c, message, LayoutError)
