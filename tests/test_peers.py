@@ -1,0 +1,61 @@
+"""Peer graph invariants: closed forms over n, networkx's sudoku graph, multi-grid degrees."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from ndoku.peers import BOX, COLUMN, ROW
+from ndoku.puzzle import read_puzzles
+
+
+def empty_grid(n: int) -> str:
+    return ("0 " * n * n + "\n") * n * n
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_single_grid_closed_forms(n: int) -> None:
+    [puzzle] = read_puzzles(text=empty_grid(n))
+    size = n * n
+    graph = puzzle.graph
+    assert puzzle.n_cells == size**2
+    assert len(puzzle.units) == 3 * size
+    assert np.bincount(puzzle.units.kind).tolist() == [size, size, size]
+    assert {d for _, d in graph.degree} == {(n - 1) * (3 * n + 1)}
+    assert graph.number_of_edges() == size**2 * (n - 1) * (3 * n + 1) // 2
+    ptr, peers = puzzle.peers
+    assert np.array_equal(np.diff(ptr), [d for _, d in sorted(graph.degree)])
+    assert all(len(set(peers[ptr[c] : ptr[c + 1]])) == ptr[c + 1] - ptr[c] for c in range(9))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_classic_graph_equals_networkx_sudoku_graph(n: int) -> None:
+    [puzzle] = read_puzzles(text=empty_grid(n))
+    reference = nx.sudoku_graph(n)
+    assert nx.utils.graphs_equal(nx.Graph(puzzle.graph.edges), nx.Graph(reference.edges))
+    assert nx.is_isomorphic(puzzle.graph, reference)
+
+
+def test_samurai_degrees() -> None:
+    [puzzle] = read_puzzles("layouts/samurai.txt")
+    degrees = np.array([d for _, d in sorted(puzzle.graph.degree)])
+    # A cell of a shared corner box sees two whole grids: 20 + 20 − 8 box peers counted twice.
+    shared = np.bincount(puzzle.units.cells[np.repeat(puzzle.units.kind, 9) == BOX]) > 0
+    in_two_grids = np.zeros(puzzle.n_cells, dtype=bool)
+    for r0, c0 in [(6, 6), (6, 12), (12, 6), (12, 12)]:
+        in_two_grids[puzzle.index[r0 : r0 + 3, c0 : c0 + 3].ravel()] = True
+    assert shared.all()
+    assert set(degrees[in_two_grids]) == {32}
+    assert set(degrees[~in_two_grids]) == {20}
+
+
+def test_cell_units_and_node_attributes() -> None:
+    [puzzle] = read_puzzles("layouts/samurai.txt")
+    ptr, units = puzzle.cell_units
+    per_cell = np.diff(ptr)
+    assert set(per_cell) == {3, 5}  # row, column, box; shared boxes add a row and a column
+    cell = int(puzzle.index[7, 7])
+    kinds = sorted(int(puzzle.units.kind[u]) for u in units[ptr[cell] : ptr[cell + 1]])
+    assert kinds == [ROW, ROW, COLUMN, COLUMN, BOX]
+    assert puzzle.graph.nodes[cell] == {"row": 7, "col": 7}
