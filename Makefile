@@ -1,20 +1,27 @@
-# ndoku: `make demo`, `make test`, `make bench` each create .venv when it is missing.
+# ndoku: `make demo`, `make test` and `make bench` each create .venv when it is missing.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
 .PHONY: demo test lint bench clean
 
-$(BIN)/ndoku: pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# One stamp per set of extras, so `make test` after `make demo` adds only the test tools.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
-demo: $(BIN)/ndoku
+demo: $(VENV)/.installed
 	$(BIN)/ndoku solve examples/samurai.txt --pretty
 
-lint: $(BIN)/ndoku
+lint: $(VENV)/.installed-test
 	$(BIN)/ruff check ndoku tests benchmarks examples
 	$(BIN)/ruff format --check ndoku tests benchmarks examples
 	$(BIN)/mypy ndoku
@@ -22,7 +29,7 @@ lint: $(BIN)/ndoku
 test: lint
 	$(BIN)/pytest -q ndoku tests
 
-bench: $(BIN)/ndoku
+bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks
 
 clean:
