@@ -15,8 +15,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
-_S12, _S25, _S27, _S32, _S11 = (np.uint64(k) for k in (12, 25, 27, 32, 11))
-_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_S12, _S25, _S27, _S32 = (np.uint64(k) for k in (12, 25, 27, 32))
 _MASK64 = (1 << 64) - 1
 
 _notified = False
@@ -45,15 +44,10 @@ def _next(state: np.uint64) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True, inline="always")
-def _below(bits: np.uint64, k: int) -> int:
+def _below(bits: np.uint64, k: int) -> np.int64:
     """A number in ``0 .. k-1`` from 64 random bits (multiply-shift on the top 32 bits)."""
-    return int(((bits >> _S32) * np.uint64(k)) >> _S32)
-
-
-@njit(cache=True, inline="always")
-def _uniform(bits: np.uint64) -> float:
-    """A float in [0, 1) from 64 random bits."""
-    return float(bits >> _S11) * _UNIT
+    # int64, not numba's int() of a uint64 (which stays uint64 and turns sums into floats)
+    return np.int64(((bits >> _S32) * np.uint64(k)) >> _S32)
 
 
 def compile_notice(*kernels: Any) -> None:
