@@ -1,0 +1,240 @@
+"""The box-swap Metropolis chain: its energy bookkeeping, determinism, solutions and limits."""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ndoku.errors import NdokuError
+from ndoku.metropolis import (
+    _box_swap_chain,
+    acceptance_thresholds,
+    box_swap_system,
+    initial_state,
+    metropolis,
+    unit_counts,
+)
+from ndoku.peers import BOX
+from ndoku.puzzle import Puzzle, read_puzzles
+from ndoku.verify import problems
+
+DATA = Path(__file__).parent / "data"
+SAMURAI = DATA / "samurai" / "jss_ezSamurai.txt"
+NINE = DATA / "sudoku9" / "kaggle_bryanpark_first69.txt"
+# Conflict-free givens, one free cell per box, and both forced fills break a row: no move helps.
+DEAD_END = "0 1 4 2\n2 3 1 0\n1 2 3 4\n3 4 2 1\n"
+
+
+def load(path: Path) -> Puzzle:
+    [puzzle] = read_puzzles(path)
+    return puzzle
+
+
+def nine_by_nine(line: int) -> tuple[Puzzle, str]:
+    """A Kaggle 9×9 (``puzzle,solution``) and its published solution."""
+    puzzle, solution = NINE.read_text().splitlines()[line].split(",")
+    [p] = read_puzzles(text=puzzle)
+    return p, solution
+
+
+def naive_energy(puzzle: Puzzle, values: np.ndarray) -> int:
+    """Σ over rows and columns of N − distinct symbols, straight from the units."""
+    units = puzzle.units
+    return sum(
+        puzzle.size - len(set(values[units[u]].tolist()))
+        for u in range(len(units))
+        if units.kind[u] != BOX
+    )
+
+
+@pytest.mark.parametrize("path", [None, SAMURAI], ids=["9x9", "samurai"])
+@pytest.mark.parametrize("temperature", [1e9, 0.3], ids=["hot", "cold"])
+def test_energy_steps_equal_the_naive_energy_change(path: Path | None, temperature: float) -> None:
+    # The puzzle's givens thinned out (every other given freed) so that most boxes have many
+    # free cells and swaps change several units at once.
+    puzzle = load(path) if path else nine_by_nine(0)[0]
+    givens = puzzle.givens.copy()
+    givens[np.flatnonzero(givens)[::2]] = 0
+    system = box_swap_system(puzzle, givens)
+    values = initial_state(system, seed=5)
+    counts, masks, energy = unit_counts(system, values)
+    assert energy == naive_energy(puzzle, values) > 0
+    width = (system.pairs.shape[1] - 3) // 2
+    thresholds = acceptance_thresholds(temperature, width)
+    state = np.array([12345], dtype=np.uint64)
+    stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
+    seen_deltas = set()
+    for _ in range(3000):
+        before = values.copy()
+        if stats[0] == 0:
+            break
+        _box_swap_chain(
+            values,
+            values.copy(),
+            counts,
+            masks,
+            system.pairs,
+            system.cell_unit_ptr,
+            system.cell_units,
+            thresholds,
+            state,
+            stats,
+            1,
+        )
+        changed = np.flatnonzero(values != before)
+        assert len(changed) in (0, 2)
+        if len(changed):
+            seen_deltas.add(int(stats[0]) - naive_energy(puzzle, before))
+        assert stats[0] == naive_energy(puzzle, values)
+    assert stats[3] > 100
+    assert len(seen_deltas) >= 3  # rises, falls and flat moves were all checked
+    # the counts and masks kept along the way equal fresh ones
+    fresh_counts, fresh_masks, _ = unit_counts(system, values)
+    assert np.array_equal(counts, fresh_counts)
+    assert np.array_equal(masks, fresh_masks)
+
+
+def test_pair_table_lists_every_box_pair_with_its_changed_units() -> None:
+    puzzle = load(SAMURAI)
+    system = box_swap_system(puzzle)
+    dummy = system.n_units
+    width = (system.pairs.shape[1] - 3) // 2
+    units_of = [
+        set(system.cell_units[system.cell_unit_ptr[c] : system.cell_unit_ptr[c + 1]].tolist())
+        for c in range(puzzle.n_cells)
+    ]
+    expected = {
+        (int(a), int(b))
+        for g in range(len(system.groups))
+        for a, b in combinations(sorted(system.groups[g][puzzle.givens[system.groups[g]] == 0]), 2)
+    }
+    rows = {(int(r[0]), int(r[1])): r for r in system.pairs}
+    assert set(rows) == expected and len(rows) == len(system.pairs)
+    for (a, b), row in rows.items():
+        k = int(row[2])
+        side_a, side_b = row[3 : 3 + width], row[3 + width :]
+        assert set(side_a[side_a != dummy].tolist()) == units_of[a] - units_of[b]
+        assert set(side_b[side_b != dummy].tolist()) == units_of[b] - units_of[a]
+        assert (side_a[k:] == dummy).all() and (side_b[k:] == dummy).all()
+
+
+def test_same_seed_same_chain_other_seed_other_chain() -> None:
+    puzzle = load(DATA / "samurai" / "jss_samurai.txt")
+    first, again, other = (
+        metropolis(puzzle, seed=s, max_proposals=200_000, temperature=0.3) for s in (4, 4, 5)
+    )
+    assert np.array_equal(first.values, again.values)
+    assert np.array_equal(first.best_values, again.best_values)
+    assert (first.proposals, first.acceptances, first.energy, first.best_at) == (
+        again.proposals,
+        again.acceptances,
+        again.energy,
+        again.best_at,
+    )
+    assert (first.acceptances, first.best_at) != (other.acceptances, other.best_at)
+    assert not np.array_equal(first.values, other.values)
+
+
+def test_solves_every_4x4_to_its_published_solution() -> None:
+    for line in (DATA / "sudoku4" / "wild_4x4.txt").read_text().splitlines():
+        name, grid, status = line.split()
+        puzzle_text, solution = grid.split(",")
+        if status != "unique":
+            continue
+        [puzzle] = read_puzzles(text=puzzle_text)
+        result = metropolis(puzzle, seed=1)
+        assert result.solved and result.stop == "solved", name
+        assert "".join(map(str, result.values)) == solution, name
+        assert problems(puzzle, result.values) == []
+
+
+@pytest.mark.parametrize("line", [0, 1, 2])
+def test_solves_easy_9x9_to_its_published_solution(line: int) -> None:
+    puzzle, solution = nine_by_nine(line)
+    result = metropolis(puzzle, seed=line)
+    assert result.solved and result.energy == result.best_energy == 0
+    assert "".join(map(str, result.values)) == solution
+    assert problems(puzzle, result.values) == []
+
+
+def test_solves_an_easy_samurai_to_its_published_solution() -> None:
+    puzzle = load(SAMURAI)
+    result = metropolis(puzzle, seed=2)
+    assert result.solved
+    assert puzzle.text(result.values) == SAMURAI.with_suffix(".sol.txt").read_text()
+    assert problems(puzzle, result.values) == []
+
+
+def test_extra_givens_are_kept_fixed() -> None:
+    puzzle, solution = nine_by_nine(3)
+    answer = np.array([int(c) for c in solution], dtype=np.int32)
+    givens = puzzle.givens.copy()
+    givens[:20] = answer[:20]  # the first rows fixed to the solution, as propagation would
+    result = metropolis(puzzle, seed=0, givens=givens)
+    assert result.solved and np.array_equal(result.values, answer)
+    assert len(box_swap_system(puzzle, givens).pairs) < len(box_swap_system(puzzle).pairs)
+
+
+def test_best_state_has_the_best_energy() -> None:
+    puzzle = load(DATA / "samurai" / "kyle_samurai.txt")
+    result = metropolis(puzzle, seed=3, max_proposals=50_000, temperature=0.3)
+    assert not result.solved and result.stop == "max-proposals"
+    assert result.proposals == 50_000
+    assert 0 < result.best_energy <= result.energy
+    assert 0 < result.best_at <= result.proposals
+    assert naive_energy(puzzle, result.best_values) == result.best_energy
+    assert naive_energy(puzzle, result.values) == result.energy
+
+
+def test_max_proposals_stops_the_chain() -> None:
+    puzzle = load(DATA / "samurai" / "kyle_samurai.txt")
+    for limit in (0, 1, 20_000, 100_001):
+        result = metropolis(puzzle, seed=1, max_proposals=limit)
+        assert (result.stop, result.proposals, result.solved) == ("max-proposals", limit, False)
+
+
+def test_timeout_stops_the_chain() -> None:
+    puzzle = load(DATA / "samurai" / "kyle_samurai.txt")
+    # far too hot to ever solve, and no proposal limit in reach
+    result = metropolis(puzzle, seed=1, temperature=50.0, timeout=0.2)
+    assert result.stop == "timeout" and not result.solved
+    assert 0.2 <= result.seconds < 2.0
+    assert result.proposals > 1000
+
+
+def test_no_possible_move_is_reported_as_stuck() -> None:
+    [puzzle] = read_puzzles(text=DEAD_END)
+    result = metropolis(puzzle, seed=0)
+    assert (result.stop, result.solved, result.proposals, result.energy) == ("stuck", False, 0, 2)
+
+
+def test_a_complete_grid_is_solved_without_proposals() -> None:
+    _, solution = nine_by_nine(0)
+    [full] = read_puzzles(text=solution)
+    result = metropolis(full, seed=0)
+    assert (result.stop, result.proposals) == ("solved", 0)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"temperature": -0.1}, "temperature must be a positive number, got -0.1"),
+        ({"temperature": 0.0}, "temperature must be a positive number, got 0.0"),
+        ({"temperature": math.nan}, "temperature must be a positive number, got nan"),
+        ({"temperature": math.inf}, "temperature must be a positive number, got inf"),
+        ({"timeout": 0.0}, "timeout must be a positive number of seconds, got 0.0"),
+        ({"timeout": -1.0}, "timeout must be a positive number of seconds, got -1.0"),
+        ({"timeout": math.nan}, "timeout must be a positive number of seconds, got nan"),
+        ({"max_proposals": -1}, "max proposals must be 0 or more, got -1"),
+        ({"seed": -3}, "seed must be 0 or more, got -3"),
+    ],
+)
+def test_bad_arguments_are_clear_errors(arguments: dict[str, float], message: str) -> None:
+    [puzzle] = read_puzzles(text=DEAD_END)
+    with pytest.raises(NdokuError) as error:
+        metropolis(puzzle, **arguments)  # type: ignore[arg-type]
+    assert str(error.value) == message
