@@ -109,7 +109,7 @@ def describe(puzzle: Puzzle) -> str:
     """One line on the layout: sub-grids, boxes (and how they were chosen), extra units.
 
     >>> from ndoku.puzzle import read_puzzles
-    >>> [p] = read_puzzles(text="# box: 2x3\n" + "0 0 0 0 0 0\n" * 6)
+    >>> [p] = read_puzzles(text="# box: 2x3\\n" + "0 0 0 0 0 0\\n" * 6)
     >>> describe(p)
     '6×6, boxes 2×3, 36 cells, 0 givens'
     """
