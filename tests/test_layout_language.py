@@ -25,11 +25,11 @@ def published(path: Path, puzzle_cells: np.ndarray) -> np.ndarray:
     return grid.values[puzzle_cells[:, 0], puzzle_cells[:, 1]]
 
 
-@pytest.mark.parametrize(
-    ("size", "box"),
-    [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), (10, (2, 5)), (12, (3, 4))]
-    + [(15, (3, 5)), (16, (4, 4)), (20, (4, 5)), (25, (5, 5)), (49, (7, 7))],
-)
+BOXES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 15: (3, 5)}
+BOXES |= {16: (4, 4), 20: (4, 5), 25: (5, 5), 49: (7, 7)}
+
+
+@pytest.mark.parametrize(("size", "box"), sorted(BOXES.items()))
 def test_inferred_box_is_the_most_square(size: int, box: tuple[int, int]) -> None:
     assert infer_box(size) == box
 
