@@ -208,10 +208,11 @@ def _json_record(path: str, number: int, count: int, outcome: Any) -> dict[str, 
 def _print_pretty(outcome: Any) -> None:
     from rich.console import Console
 
-    from ndoku.render import draw
+    from ndoku.render import describe, draw
 
     console = Console(highlight=False)
     console.print(draw(outcome.puzzle, outcome.values))
+    console.print(describe(outcome.puzzle), style="dim")
     stats = outcome.stats
     if outcome.solved:
         summary = (
@@ -239,17 +240,60 @@ def layouts() -> None:
                 f"{lay.shape[0]}×{lay.shape[1]}",
                 f"{lay.size}×{lay.size}",
                 str(len(lay.corners)),
+                lay.boxes_text(),
+                lay.extras_text() or "-",
                 str(lay.cells),
                 str(len(puzzle.units)),
                 lay.description,
             )
         )
-    rows.sort(key=lambda row: (int(row[3]), int(row[4]), row[0]))
-    header = ("layout", "canvas", "grid", "sub-grids", "cells", "units", "description")
+    rows.sort(key=lambda row: (int(row[3]), int(row[6]), row[0]))
+    header = (
+        "layout",
+        "canvas",
+        "grid",
+        "sub-grids",
+        "boxes",
+        "extra units",
+        "cells",
+        "units",
+        "description",
+    )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
     for row in [header, *rows]:
         cells = [text.ljust(w) for text, w in zip(row, widths, strict=False)]
         click.echo("  ".join([*cells, row[-1]]).rstrip())
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@puzzle_options
+def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> None:
+    """Draw the puzzles or layouts in FILES without solving them (a name from 'ndoku
+    layouts' works too)."""
+    from rich.console import Console
+
+    from ndoku.layout import available_layouts
+    from ndoku.render import describe, draw
+
+    console = Console(highlight=False)
+    known = available_layouts()
+    status = 0
+    for path, puzzles in _read_all(
+        (str(known[f]) if f in known and not Path(f).exists() else f for f in files),
+        symbols,
+        layout,
+    ):
+        if puzzles is None:
+            status = EXIT_BAD_INPUT
+            continue
+        for puzzle in puzzles:
+            if len(files) > 1 or len(puzzles) > 1:
+                console.print(f"# {path}", style="dim")
+            console.print(draw(puzzle))
+            console.print(describe(puzzle), style="dim")
+    if status:
+        raise Failure(status)
 
 
 @main.command()

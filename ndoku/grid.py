@@ -52,7 +52,7 @@ _RANGE_ORDER = DIGITS + "abcdefghijklmnopqrstuvwxyz"
 #: Characters that always mean "empty" when an alphabet is declared.
 _EMPTY_MARKS = "-_"
 #: Headers ndoku understands; ``# anything else`` is a comment.
-HEADER_KEYS = ("layout", "subgrids", "symbols")
+HEADER_KEYS = ("layout", "subgrids", "symbols", "box", "extra", "unit")
 #: One-line puzzle lengths: n⁴ characters for boxes of n×n (n = 2..6).
 LINE_LENGTHS = {n**4: n for n in range(2, 7)}
 _FIELD_END = re.compile(r"[\s,:;|]")

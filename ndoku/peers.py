@@ -5,7 +5,8 @@ Glossary
 cell
     An existing canvas position, numbered ``0 .. cells-1`` in reading order.
 unit
-    A set of N cells that must hold N different symbols: a row, column or box of a sub-grid.
+    A set of N cells that must hold N different symbols: a row, column or box of a sub-grid
+    (a jigsaw region counts as a box), or an extra unit (a diagonal, a windoku window, …).
     Units shared by two sub-grids (the common box of a Samurai) appear once.
 peers
     Two cells are peers when some unit holds both; the peer graph has an edge per pair.
@@ -30,8 +31,8 @@ from ndoku.layout import Layout
 if TYPE_CHECKING:
     import networkx as nx
 
-ROW, COLUMN, BOX = 0, 1, 2
-KIND_NAMES = ("row", "column", "box")
+ROW, COLUMN, BOX, EXTRA = 0, 1, 2, 3
+KIND_NAMES = ("row", "column", "box", "extra unit")
 
 IntArray = NDArray[np.int32]
 
@@ -87,7 +88,8 @@ def number_cells(mask: NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
 
 
 def build_units(layout: Layout, index: IntArray) -> Units:
-    """Rows, columns and boxes of every sub-grid, each distinct unit once.
+    """Rows and columns of every sub-grid, its boxes (or the regions), the extra units;
+    each distinct unit once.
 
     >>> from ndoku.layout import load_layout
     >>> layout = load_layout("samurai")
@@ -96,24 +98,30 @@ def build_units(layout: Layout, index: IntArray) -> Units:
     131
     """
     size = layout.size
-    bh, bw = layout.box
-    seen: dict[tuple[int, ...], int] = {}
-    lists: list[list[int]] = []
-    kinds: list[int] = []
+    blocks: list[tuple[int, IntArray]] = []
     for r0, c0 in layout.corners:
         window = index[r0 : r0 + size, c0 : c0 + size]
-        blocks = [(ROW, window[i, :]) for i in range(size)]
+        blocks += [(ROW, window[i, :]) for i in range(size)]
         blocks += [(COLUMN, window[:, j]) for j in range(size)]
-        blocks += [
-            (BOX, window[i : i + bh, j : j + bw].ravel())
-            for i in range(0, size, bh)
-            for j in range(0, size, bw)
-        ]
-        for kind, cells in blocks:
-            key = tuple(sorted(int(c) for c in cells))
-            if key in seen:
-                continue
-            seen[key] = len(lists)
+        if layout.box is not None:
+            bh, bw = layout.box
+            blocks += [
+                (BOX, window[i : i + bh, j : j + bw].ravel())
+                for i in range(0, size, bh)
+                for j in range(0, size, bw)
+            ]
+    if layout.regions is not None:
+        blocks += [(BOX, index[layout.regions == k]) for k in range(int(layout.regions.max()) + 1)]
+    for extra in layout.extras:
+        rows, cols = zip(*extra.cells, strict=True)
+        blocks.append((EXTRA, index[list(rows), list(cols)]))
+    seen: set[tuple[int, ...]] = set()
+    lists: list[list[int]] = []
+    kinds: list[int] = []
+    for kind, cells in blocks:
+        key = tuple(sorted(int(c) for c in cells))
+        if key not in seen:
+            seen.add(key)
             lists.append(list(key))
             kinds.append(kind)
     units = Units(*_csr(lists), np.array(kinds, dtype=np.int8))

@@ -25,8 +25,8 @@ from numpy.typing import NDArray
 
 from ndoku.errors import ConflictError, LayoutError, ParseError
 from ndoku.grid import DIGITS, EMPTY, MISSING, Grid, format_grid, parse, read_file
-from ndoku.layout import BOX_SIDES, Layout, layout_of
-from ndoku.peers import KIND_NAMES, Units, build_units, graph_csr, number_cells, peer_graph
+from ndoku.layout import Layout, layout_of
+from ndoku.peers import BOX, KIND_NAMES, Units, build_units, graph_csr, number_cells, peer_graph
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -132,9 +132,6 @@ def read_puzzles(
 
 def from_grid(grid: Grid, layout: str | None = None) -> Puzzle:
     """Build and check a :class:`Puzzle` from a parsed grid."""
-    if grid.extra:
-        line = grid.extra[0].lines[0][0]
-        raise ParseError("unexpected lines after the grid: a puzzle file holds one grid", line, 1)
     found, grid = _find_layout(grid, layout)
     _check_values(grid, found)
     index, cell_rc = number_cells(found.mask)
@@ -146,26 +143,31 @@ def from_grid(grid: Grid, layout: str | None = None) -> Puzzle:
 
 
 def _find_layout(grid: Grid, override: str | None) -> tuple[Layout, Grid]:
-    """The layout; in a square single-grid canvas, ``.`` is read as empty when needed."""
+    """The layout; a square canvas that is one grid once ``.`` reads as empty is taken so."""
     try:
         return layout_of(grid, override), grid
-    except LayoutError:
+    except LayoutError as error:
         rows, cols = grid.shape
         declared = override is not None or grid.header("layout") or grid.header("subgrids")
-        single = rows == cols and rows in {n * n for n in BOX_SIDES}
-        if declared or not single or not (grid.values == MISSING).any():
+        if declared or rows != cols or not (grid.values == MISSING).any():
             raise
+        first_error = error
     # A single grid has no missing cells, so its dots are empty cells (as in one-line files).
-    style = dataclasses.replace(grid.style, empty=".")
     dotted = Grid(
         np.where(grid.values == MISSING, EMPTY, grid.values).astype(np.int32),
         grid.where,
-        style,
+        dataclasses.replace(grid.style, empty="."),
         grid.headers,
         grid.extra,
         grid.source,
     )
-    return layout_of(dotted), dotted
+    try:
+        layout = layout_of(dotted)
+    except LayoutError:
+        raise first_error from None
+    if layout.corners != ((0, 0),) or layout.size != rows:
+        raise first_error
+    return layout, dotted
 
 
 def _check_values(grid: Grid, layout: Layout) -> None:
@@ -194,6 +196,18 @@ def _check_values(grid: Grid, layout: Layout) -> None:
         )
 
 
+def unit_name(layout: Layout, kind: int) -> str:
+    """What a unit of ``kind`` is called in this layout (a jigsaw's boxes are regions).
+
+    >>> from ndoku.layout import load_layout
+    >>> unit_name(load_layout("9x9"), BOX)
+    'box'
+    """
+    if kind == BOX and layout.box is None:
+        return "region"
+    return KIND_NAMES[kind]
+
+
 def _check_givens(puzzle: Puzzle) -> None:
     """Two equal givens in one unit: name both cells."""
     units = puzzle.units
@@ -213,7 +227,7 @@ def _check_givens(puzzle: Puzzle) -> None:
                     int(r),
                     int(c),
                     f"given {symbol} repeats the {symbol} at {puzzle.locate(seen[value])} "
-                    f"in the same {KIND_NAMES[units.kind[u]]}",
+                    f"in the same {unit_name(puzzle.layout, int(units.kind[u]))}",
                     ConflictError,
                 )
             seen[value] = int(cell)

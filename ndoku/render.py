@@ -7,7 +7,8 @@ region
     neighbouring positions belong to different regions, or one of them does not exist.
 mark
     How a cell is shown: ``given`` (bold), ``solved`` (cyan), ``conflict`` (red: the value
-    repeats in one of its units), ``empty`` (dim dot).
+    repeats in one of its units), ``empty`` (dim dot). Cells of extra units (diagonals,
+    windoku windows, …) get a shaded background.
 
 The drawing is a lattice of ``(2·rows + 1) × (2·cols + 1)`` slots: cells at odd/odd slots,
 edges between them, junctions at even/even slots. Edge rows without any outline are left out,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 STYLES = {"given": "bold", "solved": "cyan", "conflict": "bold red", "empty": "dim"}
+EXTRA_STYLE = "on grey27"
 
 #: Box-drawing character by the arms it has: up, down, left, right.
 _JUNCTIONS = {
@@ -103,6 +105,25 @@ def marks(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
     return out
 
 
+def describe(puzzle: Puzzle) -> str:
+    """One line on the layout: sub-grids, boxes (and how they were chosen), extra units.
+
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="# box: 2x3\\n" + "0 0 0 0 0 0\\n" * 6)
+    >>> describe(p)
+    '6×6, boxes 2×3, 36 cells, 0 givens'
+    """
+    layout = puzzle.layout
+    grids = len(layout.corners)
+    parts = [f"{grids} sub-grids of " if grids > 1 else ""]
+    parts[0] += f"{layout.size}×{layout.size}"
+    parts.append("jigsaw regions" if layout.box is None else f"boxes {layout.boxes_text()}")
+    if layout.extras:
+        parts.append(f"extra units: {layout.extras_text()}")
+    parts.append(f"{puzzle.n_cells} cells, {int((puzzle.givens > 0).sum())} givens")
+    return ", ".join(parts)
+
+
 def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
     """The grid with region outlines, as rich :class:`~rich.text.Text`.
 
@@ -135,6 +156,10 @@ def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
         for cell, v in enumerate(shown)
     }
     cell_mark = marks(puzzle, shown)
+    in_extra = np.zeros(region.shape, dtype=bool)
+    for extra in puzzle.layout.extras:
+        for r, c in extra.cells:
+            in_extra[r, c] = True
     padded = np.full((rows + 2, cols + 2), -1, dtype=np.int32)
     padded[1:-1, 1:-1] = region
 
@@ -173,7 +198,10 @@ def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
                     line.append(" " * width)
                 else:
                     cell = int(puzzle.index[r, c])
-                    line.append(cell_text[cell], style=STYLES[cell_mark[cell]])
+                    style_name = STYLES[cell_mark[cell]]
+                    if in_extra[r, c]:
+                        style_name += " " + EXTRA_STYLE
+                    line.append(cell_text[cell], style=style_name)
         line.rstrip()
         out.append_text(line)
         out.append("\n")

@@ -1,7 +1,8 @@
-"""Independent check of a solution: every given kept, every row, column and box complete.
+"""Independent check of a solution: every given kept, every unit a permutation of 1..N.
 
 This deliberately does not use the unit and peer arrays the solvers use: it re-reads the
-sub-grids straight from the layout's corners on the canvas, so a bug in building units
+rows, columns and boxes straight from the layout's corners on the canvas, the regions from
+the region map and the extra units from their declared cells, so a bug in building units
 cannot hide a wrong answer.
 """
 
@@ -37,22 +38,33 @@ def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
             f"{puzzle.grid.locate(r, c)}: given {given[r, c]} was changed to {canvas[r, c]}"
         )
     full = np.arange(1, size + 1)
-    bh, bw = puzzle.layout.box
-    for r0, c0 in puzzle.layout.corners:
+    layout = puzzle.layout
+    for r0, c0 in layout.corners:
         window = canvas[r0 : r0 + size, c0 : c0 + size]
-        groups = [("row", window[i]) for i in range(size)]
-        groups += [("column", window[:, j]) for j in range(size)]
-        groups += [
-            ("box", window[i : i + bh, j : j + bw].ravel())
-            for i in range(0, size, bh)
-            for j in range(0, size, bw)
-        ]
-        for i, (name, group) in enumerate(groups):
-            if not np.array_equal(np.sort(group), full):
-                found.append(
-                    f"sub-grid at {r0},{c0}: {name} {i % size + 1} "
-                    f"is not a permutation of 1..{size}"
+        groups = [(f"row {i + 1}", window[i]) for i in range(size)]
+        groups += [(f"column {j + 1}", window[:, j]) for j in range(size)]
+        if layout.box is not None:
+            bh, bw = layout.box
+            groups += [
+                (f"box {k + 1}", window[i : i + bh, j : j + bw].ravel())
+                for k, (i, j) in enumerate(
+                    (i, j) for i in range(0, size, bh) for j in range(0, size, bw)
                 )
+            ]
+        found += [
+            f"sub-grid at {r0},{c0}: {name} is not a permutation of 1..{size}"
+            for name, group in groups
+            if not np.array_equal(np.sort(group), full)
+        ]
+    if layout.regions is not None:
+        for k in range(int(layout.regions.max()) + 1):
+            if not np.array_equal(np.sort(canvas[layout.regions == k]), full):
+                found.append(f"region {k + 1} is not a permutation of 1..{size}")
+    for extra in layout.extras:
+        rows, cols = zip(*extra.cells, strict=True)
+        if not np.array_equal(np.sort(canvas[list(rows), list(cols)]), full):
+            r, c = extra.cells[0]
+            found.append(f"the {extra.kind} from canvas {r},{c} is not a permutation of 1..{size}")
     return found
 
 

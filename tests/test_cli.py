@@ -187,8 +187,8 @@ def test_layouts_lists_every_template() -> None:
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["layout", "canvas", "grid"]
     samurai = next(line for line in lines if line.startswith("samurai "))
-    assert samurai.split()[1:6] == ["21×21", "9×9", "5", "369", "131"]
-    assert len(lines) == 1 + 16
+    assert samurai.split()[1:8] == ["21×21", "9×9", "5", "3×3", "-", "369", "131"]
+    assert len(lines) == 1 + 24
 
 
 def test_graph_exports_graphml(tmp_path: Path) -> None:
