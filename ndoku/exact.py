@@ -1,0 +1,1093 @@
+"""Exact solver: singles propagated on the units, then depth-first search, counting solutions.
+
+Glossary
+--------
+candidates
+    ``(cells,)`` uint64: bit ``v - 1`` of a cell's mask is set while value ``v`` is possible
+    (N ≤ 64 symbols). A cell is *fixed* when one bit is left.
+naked single
+    A cell with one candidate: its value is removed from every peer.
+hidden single
+    A value that only one cell of a unit can still take: that cell is fixed to it.
+locked candidates
+    A value whose places in a unit A all lie where A crosses another unit B (a box and a row)
+    is removed from the rest of B. Looked for from N = ``LOCKED_FROM`` on.
+propagation
+    Naked singles, hidden singles and locked candidates applied until none finds anything (or
+    a cell or a unit is left without a candidate: a contradiction).
+branching
+    A node picks a cell and a value; it searches ``cell = value`` first, then ``cell ≠ value``.
+    The pick is the smallest choice (minimum remaining values) among cells and (unit, value)
+    pairs; from N = ``WEIGHTED_FROM`` on, cells are weighed by the contradictions their units
+    caused so far (dom/wdeg), which steers big grids to their hard spots.
+node
+    A state of the search tree that was propagated: the root, and each ``cell = value`` and
+    ``cell ≠ value`` branch.
+guess
+    A ``cell = value`` branch (the ``cell ≠ value`` one is what is left, so it is a node but
+    not a guess).
+limit
+    The search stops after this many solutions: 2 proves uniqueness (or its absence) cheaply.
+
+The kernels see only units and peers (CSR arrays), never rows or boxes, so they serve every
+layout. A batch of puzzles of one layout is a ``(puzzles, cells)`` array solved in one kernel
+call; the search pauses every so many nodes so that the caller can check the clock, and
+resumes where it stopped (its stack lives in arrays the caller keeps).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import platform
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import extending, njit, types
+from numpy.typing import NDArray
+
+from ndoku._jit import compile_notice
+from ndoku.errors import NdokuError
+from ndoku.puzzle import Puzzle
+
+IntArray = NDArray[np.int32]
+Status = Literal["solved", "multiple", "none", "limit"]
+Stop = Literal["complete", "solutions", "nodes", "timeout"]
+
+DEFAULT_LIMIT = 2
+DEFAULT_MAX_NODES = 1_000_000_000
+DEFAULT_TIMEOUT = 60.0
+#: Largest N the uint64 candidate masks hold.
+MAX_SYMBOLS = 64
+#: Locked candidates are looked for from this N on: below, singles alone search faster.
+LOCKED_FROM = 16
+#: From this N on, branching weighs cells by the contradictions their units caused (dom/wdeg).
+WEIGHTED_FROM = 16
+
+# Columns of the per-puzzle statistics array the kernel fills.
+_STOP, _COUNT, _NODES, _GUESSES, _PROPAGATED, _TICKS = range(6)
+_N_STATS = 6
+# Stop codes, in the order of ``STOPS``.
+STOPS: tuple[Stop, ...] = ("complete", "solutions", "nodes", "timeout")
+_COMPLETE, _SOLUTIONS, _NODE_LIMIT, _TIMEOUT = range(4)
+# Registers of a paused search: whether puzzle ``i`` is mid-search, its depth, a stack request.
+_ACTIVE, _DEPTH, _GROW = range(3)
+
+#: A puzzle pauses (so the caller can look at the clock) after this many seconds of search,
+#: measured with the time-stamp counter every ``_TICK_CHECK`` nodes; without a counter,
+#: after ``_PAUSE_NODES`` nodes.
+_PAUSE_SECONDS = 0.005
+_TICK_CHECK = 64
+_PAUSE_NODES = 1 << 12
+#: Nodes a kernel call runs over a batch before it returns (for progress and Ctrl-C).
+_CALL_NODES = 1 << 17
+_FIRST_DEPTH = 64
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+# The x86 time-stamp counter is readable from user code; elsewhere puzzles are timed one by one.
+_HAS_TICKS = platform.machine().lower() in {"x86_64", "amd64"}
+
+
+# Untyped for mypy, which would see the decorated functions as typing-time callables.
+_intrinsic: Any = extending.intrinsic
+
+
+# --- bit helpers --------------------------------------------------------------------------
+
+
+@_intrinsic
+def _popcount(typingctx, mask):  # type: ignore[no-untyped-def]
+    """Number of set bits of a uint64 (the ``popcnt`` instruction)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return types.int64(types.uint64), codegen
+
+
+@_intrinsic
+def _low_index(typingctx, mask):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero uint64 (``tzcnt``)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.uint64), codegen
+
+
+@_intrinsic
+def _ticks(typingctx):  # type: ignore[no-untyped-def]
+    """The CPU time-stamp counter (x86), or 0 where user code cannot read it."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        if not _HAS_TICKS:
+            return ir.Constant(ir.IntType(64), 0)
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty)
+        return builder.call(counter, [])
+
+    return types.int64(), codegen
+
+
+# --- kernels ------------------------------------------------------------------------------
+#
+# ``net`` (read-only) is the layout: unit → cells, cell → units, cell → peers, and the
+# crossings for locked candidates (empty below ``LOCKED_FROM``). ``scratch`` is
+# (fix queue, hidden-single queue, unit weights); empty weights mean plain MRV branching.
+
+
+@njit(cache=True)
+def _blame(c: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
+    """A contradiction at cell ``c``: its units weigh more in later branching choices."""
+    if len(weights):
+        for k in range(net[2][c], net[2][c + 1]):
+            weights[net[3][k]] += 1
+
+
+@njit(cache=True)
+def _drop(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    n_hidden: int,
+    c: int,
+    m: np.uint64,
+    net: tuple[IntArray, ...],
+    scratch: tuple[IntArray, IntArray, IntArray],
+    size: int,
+) -> int:
+    """Remove the values of mask ``m`` from cell ``c``; new ``n_hidden``, -1 if stuck.
+
+    Each (unit, value) count that drops to 1 is a hidden single, queued in ``scratch[1]``;
+    one that drops to 0 is a value no cell of the unit can take any more.
+    """
+    cell_unit_ptr, cell_units = net[2], net[3]
+    hidden, weights = scratch[1], scratch[2]
+    cand[c] &= ~m
+    while m != _ZERO:
+        v = _low_index(m)
+        m &= m - _ONE
+        for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
+            slot = cell_units[k] * size + v
+            left = counts[slot] - 1
+            counts[slot] = left
+            if left == 1:
+                hidden[n_hidden] = slot
+                n_hidden += 1
+            elif left == 0:
+                if len(weights):
+                    weights[cell_units[k]] += 1
+                return -1
+    return n_hidden
+
+
+@njit(cache=True)
+def _settle(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    pending: int,
+    n_hidden: int,
+    free: int,
+    net: tuple[IntArray, ...],
+    scratch: tuple[IntArray, IntArray, IntArray],
+    size: int,
+) -> int:
+    """Propagate from the queues until nothing is forced; free cells left, -1 if stuck.
+
+    The fix queue holds cells fixed but not yet removed from their peers; each cell enters
+    it once, when its mask first drops to one bit, so ``free`` counts cells not yet fixed. A
+    fixed value's counts are set to -1 in the cell's units: they never trigger again.
+    Locked candidates are looked for only when singles find nothing more.
+    """
+    unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net[:6]
+    queue, hidden, weights = scratch
+    head = 0
+    hidden_head = 0
+    while True:
+        if head < pending:
+            c = queue[head]
+            head += 1
+            free -= 1
+            bit = cand[c]
+            v = _low_index(bit)
+            for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
+                counts[cell_units[k] * size + v] = -1
+            for k in range(peer_ptr[c], peer_ptr[c + 1]):
+                p = peers[k]
+                m = cand[p]
+                if m & bit:
+                    if m == bit:
+                        _blame(p, net, weights)
+                        return -1
+                    m ^= bit
+                    cand[p] = m
+                    for j in range(cell_unit_ptr[p], cell_unit_ptr[p + 1]):
+                        slot = cell_units[j] * size + v
+                        left = counts[slot] - 1
+                        counts[slot] = left
+                        if left == 1:
+                            hidden[n_hidden] = slot
+                            n_hidden += 1
+                        elif left == 0:
+                            if len(weights):
+                                weights[cell_units[j]] += 1
+                            return -1
+                    if m & (m - _ONE) == _ZERO:
+                        queue[pending] = p
+                        pending += 1
+        elif hidden_head < n_hidden:
+            slot = hidden[hidden_head]
+            hidden_head += 1
+            if counts[slot] != 1:
+                continue  # the value got fixed in the unit meanwhile
+            u = slot // size
+            bit = _ONE << np.uint64(slot - u * size)
+            for k in range(unit_ptr[u], unit_ptr[u + 1]):
+                c = unit_cells[k]
+                m = cand[c]
+                if m & bit:
+                    if m != bit:
+                        n_hidden = _drop(cand, counts, n_hidden, c, m ^ bit, net, scratch, size)
+                        if n_hidden < 0:
+                            return -1
+                        queue[pending] = c
+                        pending += 1
+                    break
+        else:
+            before = pending + n_hidden
+            pending, n_hidden = _locked(cand, counts, pending, n_hidden, net, scratch, size)
+            if n_hidden < 0:
+                return -1
+            if pending + n_hidden == before:
+                return free
+
+
+@njit(cache=True)
+def _locked(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    pending: int,
+    n_hidden: int,
+    net: tuple[IntArray, ...],
+    scratch: tuple[IntArray, IntArray, IntArray],
+    size: int,
+) -> tuple[int, int]:
+    """Locked candidates: a value of unit A whose places all lie in A ∩ B leaves B \\ A.
+
+    Returns the new queue lengths; ``n_hidden`` is -1 on a contradiction.
+    """
+    lock_ptr, lock_cells = net[6], net[7]
+    queue = scratch[0]
+    for q in range(0, len(lock_ptr) - 1, 3):
+        a, b, e, f = lock_ptr[q], lock_ptr[q + 1], lock_ptr[q + 2], lock_ptr[q + 3]
+        inner = _ZERO
+        for k in range(a, b):
+            inner |= cand[lock_cells[k]]
+        rest_a = _ZERO
+        for k in range(b, e):
+            rest_a |= cand[lock_cells[k]]
+        rest_b = _ZERO
+        for k in range(e, f):
+            rest_b |= cand[lock_cells[k]]
+        kill_b = inner & ~rest_a & rest_b
+        kill_a = inner & ~rest_b & rest_a
+        if kill_a == _ZERO and kill_b == _ZERO:
+            continue
+        for k in range(b, f):
+            c = lock_cells[k]
+            m = cand[c] & (kill_a if k < e else kill_b)
+            if m == _ZERO:
+                continue
+            left = cand[c] ^ m
+            if left == _ZERO:
+                _blame(c, net, scratch[2])
+                return pending, -1
+            n_hidden = _drop(cand, counts, n_hidden, c, m, net, scratch, size)
+            if n_hidden < 0:
+                return pending, -1
+            if left & (left - _ONE) == _ZERO:
+                queue[pending] = c
+                pending += 1
+    return pending, n_hidden
+
+
+@njit(cache=True)
+def _fix(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    c: int,
+    bit: np.uint64,
+    free: int,
+    net: tuple[IntArray, ...],
+    scratch: tuple[IntArray, IntArray, IntArray],
+    size: int,
+) -> int:
+    """Fix free cell ``c`` to the value of ``bit`` and propagate; free cells left, -1 if stuck."""
+    n_hidden = _drop(cand, counts, 0, c, cand[c] ^ bit, net, scratch, size)
+    if n_hidden < 0:
+        return -1
+    scratch[0][0] = c
+    return _settle(cand, counts, 1, n_hidden, free, net, scratch, size)
+
+
+@njit(cache=True)
+def _exclude(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    c: int,
+    bit: np.uint64,
+    free: int,
+    net: tuple[IntArray, ...],
+    scratch: tuple[IntArray, IntArray, IntArray],
+    size: int,
+) -> int:
+    """Remove the value of ``bit`` from free cell ``c`` and propagate; as :func:`_fix`."""
+    n_hidden = _drop(cand, counts, 0, c, bit, net, scratch, size)
+    if n_hidden < 0:
+        return -1
+    m = cand[c]
+    pending = 0
+    if m & (m - _ONE) == _ZERO:
+        scratch[0][0] = c
+        pending = 1
+    return _settle(cand, counts, pending, n_hidden, free, net, scratch, size)
+
+
+@njit(cache=True)
+def _start(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    givens: IntArray,
+    net: tuple[IntArray, ...],
+    scratch: tuple[IntArray, IntArray, IntArray],
+    size: int,
+) -> int:
+    """Candidates of a puzzle after propagating its givens; free cells left, -1 if none."""
+    full = _ONE << np.uint64(size - 1)
+    full |= full - _ONE
+    cand[:] = full
+    counts[:] = size
+    scratch[2][:] = 0
+    n_hidden = 0
+    pending = 0
+    for c in range(len(givens)):
+        v = givens[c]
+        if v > 0:
+            bit = _ONE << np.uint64(v - 1)
+            n_hidden = _drop(cand, counts, n_hidden, c, full ^ bit, net, scratch, size)
+            if n_hidden < 0:
+                return -1
+            scratch[0][pending] = c
+            pending += 1
+    return _settle(cand, counts, pending, n_hidden, len(givens), net, scratch, size)
+
+
+@njit(cache=True)
+def _branch(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    net: tuple[IntArray, ...],
+    weights: IntArray,
+    size: int,
+) -> tuple[int, np.uint64]:
+    """The (cell, value bit) to branch on.
+
+    Without weights: the smallest choice among cells and (unit, value) pairs, since a cell
+    with k candidates and a value with k places in a unit both split the search k ways (ties:
+    the first cell). With weights (dom/wdeg): the cell with the fewest candidates per unit of
+    weight, the weights counting the contradictions each unit caused so far.
+    """
+    best = -1
+    fewest = 65
+    if len(weights):
+        cell_unit_ptr, cell_units = net[2], net[3]
+        heaviest = 1
+        for c in range(len(cand)):
+            m = cand[c]
+            if m & (m - _ONE) != _ZERO:
+                n = _popcount(m)
+                w = 1
+                for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
+                    w += weights[cell_units[k]]
+                if n * heaviest < fewest * w:
+                    fewest = n
+                    heaviest = w
+                    best = c
+        m = cand[best]
+        return best, m & (~m + _ONE)
+    for c in range(len(cand)):
+        m = cand[c]
+        if m & (m - _ONE) != _ZERO:
+            n = _popcount(m)
+            if n < fewest:
+                fewest = n
+                best = c
+                if n == 2:
+                    return c, m & (~m + _ONE)
+    slot = -1
+    for k in range(len(counts)):
+        n = counts[k]
+        if 1 < n < fewest:
+            fewest = n
+            slot = k
+            if n == 2:
+                break
+    if slot < 0:
+        m = cand[best]
+        return best, m & (~m + _ONE)
+    unit_ptr, unit_cells = net[0], net[1]
+    u = slot // size
+    bit = _ONE << np.uint64(slot - u * size)
+    for k in range(unit_ptr[u], unit_ptr[u + 1]):
+        c = unit_cells[k]
+        if cand[c] & bit:
+            return c, bit
+    return -1, bit  # unreachable: a count of 2 or more means cells hold the value
+
+
+@njit(cache=True)
+def _write_values(cand: NDArray[np.uint64], out: IntArray) -> None:
+    """Fixed cells' values into ``out``; 0 where a cell is still free."""
+    for c in range(len(cand)):
+        m = cand[c]
+        out[c] = _low_index(m) + 1 if m & (m - _ONE) == _ZERO else 0
+
+
+@njit(cache=True)
+def _search(
+    givens: IntArray,
+    first: int,
+    limit: int,
+    max_nodes: int,
+    call_nodes: int,
+    pause_ticks: int,
+    net: tuple[IntArray, ...],
+    size: int,
+    stack: NDArray[np.uint64],
+    tallies: NDArray[np.int8],
+    free_at: NDArray[np.int64],
+    cell_at: NDArray[np.int64],
+    bit_at: NDArray[np.uint64],
+    scratch: tuple[IntArray, IntArray, IntArray],
+    regs: NDArray[np.int64],
+    values: IntArray,
+    stats: NDArray[np.int64],
+) -> int:
+    """Solve puzzles ``first ..`` of ``givens``; return the first one not finished.
+
+    Level ``d`` of the stack holds a propagated state (candidates, counts, free cells) and
+    its branch: cell ``c = cell_at[d]`` and value ``bit_at[d]``. While ``c >= 0`` the branch
+    ``c = value`` is still to try, on a copy at level ``d + 1``; then ``cell_at[d]`` becomes
+    ``-1 - c`` and, once that subtree is done, ``c ≠ value`` is applied in place at level d,
+    which then branches again. A puzzle pauses after ``pause_ticks`` ticks (or
+    ``_PAUSE_NODES`` nodes when 0), or when the stack is full (``regs[_GROW]``), leaving
+    ``regs[_ACTIVE]`` set; the next call resumes it. After a puzzle, the call returns once it
+    has searched ``call_nodes`` nodes.
+    """
+    n_puzzles = givens.shape[0]
+    cap = stack.shape[0]
+    weights = scratch[2]
+    spent = 0
+    i = first
+    while i < n_puzzles:
+        began = _ticks()
+        row = stats[i]
+        if regs[_ACTIVE] == 0:
+            row[:] = 0
+            values[i, :] = 0
+            free = _start(stack[0], tallies[0], givens[i], net, scratch, size)
+            nodes = 1
+            d = -1
+            if free == 0:
+                row[_COUNT] = 1
+                row[_PROPAGATED] = 1
+                _write_values(stack[0], values[i])
+            elif free > 0:
+                free_at[0] = free
+                cell_at[0], bit_at[0] = _branch(stack[0], tallies[0], net, weights, size)
+                d = 0
+        else:
+            nodes = row[_NODES]
+            d = regs[_DEPTH]
+        count = row[_COUNT]
+        guesses = row[_GUESSES]
+        resumed_at = nodes
+        pause_at = nodes + (_TICK_CHECK if pause_ticks else _PAUSE_NODES)
+        stop = _COMPLETE
+        paused = False
+        while d >= 0:
+            if nodes >= max_nodes:
+                stop = _NODE_LIMIT
+                break
+            if nodes >= pause_at:
+                if pause_ticks == 0 or _ticks() - began >= pause_ticks:
+                    paused = True
+                    break
+                pause_at = nodes + _TICK_CHECK
+            c = cell_at[d]
+            if c >= 0:
+                t = d + 1
+                if t == cap:
+                    regs[_GROW] = 1
+                    paused = True
+                    break
+                for k in range(stack.shape[1]):
+                    stack[t, k] = stack[d, k]
+                for k in range(tallies.shape[1]):
+                    tallies[t, k] = tallies[d, k]
+                cell_at[d] = -1 - c
+                guesses += 1
+                free = _fix(stack[t], tallies[t], c, bit_at[d], free_at[d], net, scratch, size)
+            else:
+                t = d
+                free = _exclude(
+                    stack[t], tallies[t], -1 - c, bit_at[d], free_at[d], net, scratch, size
+                )
+            nodes += 1
+            if free > 0:
+                free_at[t] = free
+                cell_at[t], bit_at[t] = _branch(stack[t], tallies[t], net, weights, size)
+                d = t
+                continue
+            if free == 0:
+                count += 1
+                if count == 1:
+                    _write_values(stack[t], values[i])
+                if count >= limit:
+                    stop = _SOLUTIONS
+                    break
+            if t == d:
+                d -= 1
+        row[_NODES] = nodes
+        row[_GUESSES] = guesses
+        row[_COUNT] = count
+        row[_TICKS] += _ticks() - began
+        spent += nodes - resumed_at
+        if paused:
+            regs[_ACTIVE] = 1
+            regs[_DEPTH] = d
+            return i
+        row[_STOP] = stop
+        regs[_ACTIVE] = 0
+        i += 1
+        if spent >= call_nodes:
+            break
+    return i
+
+
+@njit(cache=True)
+def _propagate(givens: IntArray, net: tuple[IntArray, ...], size: int, values: IntArray) -> bool:
+    """Fixed values after propagation into ``values``; False on a contradiction."""
+    n_slots = (len(net[0]) - 1) * size
+    cand = np.empty(len(givens), dtype=np.uint64)
+    counts = np.empty(n_slots, dtype=np.int8)
+    scratch = (
+        np.empty(len(givens), dtype=np.int32),
+        np.empty(n_slots, dtype=np.int32),
+        np.empty(0, dtype=np.int32),
+    )
+    if _start(cand, counts, givens, net, scratch, size) < 0:
+        values[:] = givens
+        return False
+    _write_values(cand, values)
+    return True
+
+
+@njit(cache=True)
+def _tick_now() -> int:
+    return _ticks()  # type: ignore[no-any-return]
+
+
+# --- Python side --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """What the exact search found for one puzzle.
+
+    Attributes
+    ----------
+    status : str
+        ``solved`` (one solution found; see ``unique``), ``multiple`` (``count`` ≥ 2 found),
+        ``none`` (proved: no solution) or ``limit`` (node or time limit hit before any answer).
+    values : ndarray of int32 or None
+        The first solution found, None when there is none.
+    count : int
+        Solutions found (at most the limit).
+    unique : bool or None
+        True when proved unique, False when several were found, None when not checked
+        (``limit=1``, or a node or time limit stopped the search after the first solution).
+    nodes, guesses : int
+        Search-tree nodes propagated (the root counts) and values guessed (see the glossary).
+    propagated : bool
+        Solved by propagation alone, without search.
+    seconds : float
+        Time spent on this puzzle.
+    stop : str
+        ``complete`` (the search space was exhausted), ``solutions`` (the limit was reached),
+        ``nodes`` or ``timeout``.
+    """
+
+    status: Status
+    values: IntArray | None
+    count: int
+    unique: bool | None
+    nodes: int
+    guesses: int
+    propagated: bool
+    seconds: float
+    stop: Stop
+
+
+@dataclass(frozen=True, eq=False)
+class BatchResult:
+    """Results of many puzzles as arrays, in input order; ``result(i)`` gives one.
+
+    Attributes
+    ----------
+    values : ndarray of int32, shape (puzzles, cells)
+        First solution of each puzzle, zeros where none was found.
+    stats : ndarray of int64, shape (puzzles, 6)
+        Stop code (index into ``STOPS``), count, nodes, guesses, propagated, kernel ticks.
+    seconds : ndarray of float64
+        Time spent on each puzzle: measured inside the kernel (Python overhead excluded) on
+        x86, else around each puzzle's kernel call.
+    limit : int
+    """
+
+    values: IntArray
+    stats: NDArray[np.int64]
+    seconds: NDArray[np.float64]
+    limit: int
+
+    def __len__(self) -> int:
+        return len(self.stats)
+
+    def __iter__(self) -> Iterator[ExactResult]:
+        return (self.result(i) for i in range(len(self)))
+
+    @property
+    def counts(self) -> NDArray[np.int64]:
+        return self.stats[:, _COUNT]
+
+    @property
+    def nodes(self) -> NDArray[np.int64]:
+        return self.stats[:, _NODES]
+
+    @property
+    def guesses(self) -> NDArray[np.int64]:
+        return self.stats[:, _GUESSES]
+
+    def result(self, i: int) -> ExactResult:
+        """The :class:`ExactResult` of puzzle ``i``."""
+        row = self.stats[i]
+        stop = STOPS[int(row[_STOP])]
+        count = int(row[_COUNT])
+        status: Status
+        unique: bool | None
+        if count >= 2:
+            status, unique = "multiple", False
+        elif count == 1:
+            status, unique = "solved", (True if stop == "complete" else None)
+        elif stop == "complete":
+            status, unique = "none", None
+        else:
+            status, unique = "limit", None
+        return ExactResult(
+            status=status,
+            values=self.values[i].copy() if count else None,
+            count=count,
+            unique=unique,
+            nodes=int(row[_NODES]),
+            guesses=int(row[_GUESSES]),
+            propagated=bool(row[_PROPAGATED]),
+            seconds=float(self.seconds[i]),
+            stop=stop,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Topology:
+    """The arrays the kernels of one layout need (picklable, for worker processes).
+
+    ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers.
+    """
+
+    n_cells: int
+    size: int
+    net: tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Topology:
+        if puzzle.size > MAX_SYMBOLS:
+            raise NdokuError(
+                f"the exact solver handles up to {MAX_SYMBOLS} symbols, this puzzle has "
+                f"{puzzle.size}"
+            )
+        units = puzzle.units
+        crossings = _crossings(puzzle) if puzzle.size >= LOCKED_FROM else _NO_CROSSINGS
+        net = (units.ptr, units.cells, *puzzle.cell_units, *puzzle.peers, *crossings)
+        return cls(puzzle.n_cells, puzzle.size, net)
+
+    @property
+    def n_slots(self) -> int:
+        """(unit, value) pairs: the length of a count array."""
+        return (len(self.net[0]) - 1) * self.size
+
+
+_NO_CROSSINGS = (np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32))
+
+
+def _crossings(puzzle: Puzzle) -> tuple[IntArray, IntArray]:
+    """Pairs of units meeting in two cells or more, as CSR: A ∩ B, A \\ B, B \\ A per pair."""
+    units = puzzle.units
+    ptr_u, of_cell = puzzle.cell_units
+    pairs: set[tuple[int, int]] = set()
+    for c in range(puzzle.n_cells):
+        mine = of_cell[ptr_u[c] : ptr_u[c + 1]].tolist()
+        pairs.update((a, b) for a in mine for b in mine if a < b)
+    pieces: list[IntArray] = []
+    for a, b in sorted(pairs):
+        inner = np.intersect1d(units[a], units[b])
+        if len(inner) >= 2:
+            pieces += [inner, np.setdiff1d(units[a], inner), np.setdiff1d(units[b], inner)]
+    ptr = np.zeros(len(pieces) + 1, dtype=np.int32)
+    ptr[1:] = np.cumsum([len(x) for x in pieces])
+    cells = np.concatenate(pieces).astype(np.int32) if pieces else ptr[:0]
+    return ptr, cells
+
+
+def solve_exact(
+    puzzle: Puzzle,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    timeout: float = DEFAULT_TIMEOUT,
+    givens: IntArray | None = None,
+) -> ExactResult:
+    """Solve a puzzle exactly: propagation, then search, stopping after ``limit`` solutions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    limit : int
+        Stop after this many solutions; 2 (the default) proves uniqueness, 1 only finds one.
+    max_nodes : int
+        Stop after this many search nodes (status ``limit``, stop ``nodes`` when no
+        solution was found by then).
+    timeout : float
+        Stop after this many seconds (checked every few milliseconds).
+    givens : ndarray, optional
+        ``(cells,)`` values to use instead of the puzzle's givens (0 for free cells).
+
+    Returns
+    -------
+    ExactResult
+        Its ``values`` are not verified here: callers check them with
+        :func:`ndoku.verify.verify` before reporting them.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> r = solve_exact(p)
+    >>> r.status, r.unique, r.count, r.stop
+    ('solved', True, 1, 'complete')
+    >>> r.values.reshape(4, 4).tolist()[0]
+    [1, 3, 2, 4]
+    >>> solve_exact(p, givens=np.zeros(16, dtype=np.int32)).status
+    'multiple'
+    """
+    topology = Topology.of(puzzle)
+    one = _check_givens(topology, puzzle.givens if givens is None else givens)
+    start = time.perf_counter()
+    batch = _solve_array(topology, one[None, :], limit, max_nodes, timeout)
+    seconds = time.perf_counter() - start
+    return dataclasses.replace(batch.result(0), seconds=seconds)
+
+
+def solve_many(
+    puzzle: Puzzle,
+    givens: IntArray,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    timeout: float = DEFAULT_TIMEOUT,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> BatchResult:
+    """Solve many puzzles of ``puzzle``'s layout, given as a ``(puzzles, cells)`` array.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any puzzle of the layout (only its units are used).
+    givens : ndarray of int, shape (puzzles, cells)
+        The givens of each puzzle, 0 for free cells.
+    limit, max_nodes, timeout
+        As in :func:`solve_exact`, for each puzzle.
+    jobs : int
+        Worker processes; 1 solves in this process.
+    progress : callable, optional
+        Called with the number of puzzles finished so far, every few milliseconds.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> batch = solve_many(p, np.stack([p.givens, np.zeros(16, dtype=np.int32)]))
+    >>> [r.status for r in batch], batch.counts.tolist()
+    (['solved', 'multiple'], [1, 2])
+    """
+    topology = Topology.of(puzzle)
+    table = _check_givens(topology, givens, batch=True)
+    if jobs < 1:
+        raise NdokuError(f"jobs must be 1 or more, got {jobs}")
+    if jobs == 1 or len(table) < 2:
+        return _solve_array(topology, table, limit, max_nodes, timeout, progress)
+    return _solve_parallel(topology, table, limit, max_nodes, timeout, jobs, progress)
+
+
+def solve_batch(
+    puzzles: Sequence[Puzzle],
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    timeout: float = DEFAULT_TIMEOUT,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[ExactResult]:
+    """Solve many puzzles; those of one layout share kernel calls. Results in input order.
+
+    Parameters are as in :func:`solve_many`.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> text = "1000003004000002\\n" "0000000000000000\\n"
+    >>> [r.status for r in solve_batch(read_puzzles(text=text))]
+    ['solved', 'multiple']
+    """
+    results: list[ExactResult | None] = [None] * len(puzzles)
+    groups: dict[tuple[int, bytes, bytes], list[int]] = {}
+    for i, p in enumerate(puzzles):
+        key = (p.size, p.units.ptr.tobytes(), p.units.cells.tobytes())
+        groups.setdefault(key, []).append(i)
+    finished = 0
+    for members in groups.values():
+
+        def report(done: int, base: int = finished) -> None:
+            if progress is not None:
+                progress(base + done)
+
+        table = np.stack([puzzles[i].givens for i in members])
+        batch = solve_many(
+            puzzles[members[0]],
+            table,
+            limit=limit,
+            max_nodes=max_nodes,
+            timeout=timeout,
+            jobs=jobs,
+            progress=report,
+        )
+        for j, i in enumerate(members):
+            results[i] = batch.result(j)
+        finished += len(members)
+    return [r for r in results if r is not None]
+
+
+def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray, bool]:
+    """Fix every cell that naked and hidden singles force.
+
+    Returns
+    -------
+    values : ndarray of int32
+        The givens plus every forced value, 0 where a cell is still free (the givens alone
+        when a contradiction was found).
+    ok : bool
+        False when the givens contradict each other (no solution).
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> values, ok = propagate(p)
+    >>> ok, int((values == 0).sum())
+    (True, 0)
+    """
+    topology = Topology.of(puzzle)
+    one = _check_givens(topology, puzzle.givens if givens is None else givens)
+    compile_notice(_propagate, _search)
+    values = np.zeros(topology.n_cells, dtype=np.int32)
+    ok = _propagate(one, topology.net, topology.size, values)
+    return values, bool(ok)
+
+
+def _check_givens(
+    topology: Topology, givens: NDArray[np.integer], *, batch: bool = False
+) -> IntArray:
+    """``givens`` as contiguous int32, after checking their shape and values."""
+    values = np.asarray(givens)
+    shape = ("puzzles", topology.n_cells) if batch else (topology.n_cells,)
+    if values.ndim != len(shape) or values.shape[-1] != topology.n_cells:
+        wanted = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+        raise NdokuError(f"givens must have shape ({wanted}), got {values.shape}")
+    if not np.issubdtype(values.dtype, np.integer):
+        raise NdokuError(f"givens must be integers, got {values.dtype}")
+    if len(values) and (values.min() < 0 or values.max() > topology.size):
+        raise NdokuError(f"givens must be 0 (free) or a value 1..{topology.size}")
+    return np.ascontiguousarray(values, dtype=np.int32)
+
+
+def _check_limits(limit: int, max_nodes: int, timeout: float) -> None:
+    if limit < 1:
+        raise NdokuError(f"the solution limit must be 1 or more, got {limit}")
+    if max_nodes < 1:
+        raise NdokuError(f"max nodes must be 1 or more, got {max_nodes}")
+    if not (timeout > 0):
+        raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")
+
+
+class _Workspace:
+    """Search stack and queues of one layout; the stack grows when a search gets deep."""
+
+    def __init__(self, topology: Topology) -> None:
+        cells = max(topology.n_cells, 1)
+        n_units = len(topology.net[0]) - 1
+        self.scratch = (
+            np.zeros(cells, dtype=np.int32),
+            np.zeros(max(topology.n_slots, 1), dtype=np.int32),
+            np.zeros(n_units if topology.size >= WEIGHTED_FROM else 0, dtype=np.int32),
+        )
+        self.regs = np.zeros(3, dtype=np.int64)
+        depth = min(_FIRST_DEPTH, cells + 1)
+        self.stack = np.zeros((depth, cells), dtype=np.uint64)
+        self.tallies = np.zeros((depth, max(topology.n_slots, 1)), dtype=np.int8)
+        self.free_at = np.zeros(depth, dtype=np.int64)
+        self.cell_at = np.zeros(depth, dtype=np.int64)
+        self.bit_at = np.zeros(depth, dtype=np.uint64)
+
+    def grow(self) -> None:
+        """Double the stack depth, keeping its levels."""
+        for name in ("stack", "tallies", "free_at", "cell_at", "bit_at"):
+            old = getattr(self, name)
+            new = np.zeros((2 * len(old), *old.shape[1:]), dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+
+def _solve_array(
+    topology: Topology,
+    givens: IntArray,
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    progress: Callable[[int], None] | None = None,
+) -> BatchResult:
+    """Run the search kernel over a checked ``(puzzles, cells)`` array, in this process."""
+    _check_limits(limit, max_nodes, timeout)
+    compile_notice(_search, _propagate)
+    n = len(givens)
+    values = np.zeros((n, topology.n_cells), dtype=np.int32)
+    stats = np.zeros((n, _N_STATS), dtype=np.int64)
+    seconds = np.zeros(n, dtype=np.float64)
+    work = _Workspace(topology)
+    tick_seconds = _tick_seconds()
+    # Without a tick counter each puzzle gets its own call, timed here.
+    call_nodes = _CALL_NODES if tick_seconds else 0
+    pause_ticks = int(_PAUSE_SECONDS / tick_seconds) if tick_seconds else 0
+    i = 0
+    while i < n:
+        before = time.perf_counter()
+        i_next = _search(
+            givens,
+            i,
+            limit,
+            max_nodes,
+            call_nodes,
+            pause_ticks,
+            topology.net,
+            topology.size,
+            work.stack,
+            work.tallies,
+            work.free_at,
+            work.cell_at,
+            work.bit_at,
+            work.scratch,
+            work.regs,
+            values,
+            stats,
+        )
+        now = time.perf_counter()
+        if not tick_seconds:
+            seconds[i] += now - before
+        if work.regs[_GROW]:
+            work.regs[_GROW] = 0
+            work.grow()
+        if work.regs[_ACTIVE]:
+            spent = stats[i_next, _TICKS] * tick_seconds if tick_seconds else seconds[i_next]
+            if spent > timeout:
+                stats[i_next, _STOP] = _TIMEOUT
+                work.regs[_ACTIVE] = 0
+                i_next += 1
+        i = i_next
+        if progress is not None:
+            progress(i)
+    if tick_seconds:
+        seconds[:] = stats[:, _TICKS] * tick_seconds
+    return BatchResult(values, stats, seconds, limit)
+
+
+def _solve_parallel(
+    topology: Topology,
+    givens: IntArray,
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> BatchResult:
+    """Chunks of the batch over ``jobs`` worker processes (spawned: safe on every platform)."""
+    _check_limits(limit, max_nodes, timeout)
+    chunks = np.array_split(givens, min(len(givens), 4 * jobs))
+    context = multiprocessing.get_context("spawn")
+    done = 0
+    parts: list[BatchResult] = []
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [
+            pool.submit(_solve_array, topology, chunk, limit, max_nodes, timeout)
+            for chunk in chunks
+        ]
+        for future in futures:
+            part = future.result()
+            parts.append(part)
+            done += len(part)
+            if progress is not None:
+                progress(done)
+    return BatchResult(
+        np.concatenate([p.values for p in parts]),
+        np.concatenate([p.stats for p in parts]),
+        np.concatenate([p.seconds for p in parts]),
+        limit,
+    )
+
+
+_calibrated: list[float] = []
+
+
+def _tick_seconds() -> float:
+    """Seconds per time-stamp-counter tick (measured once), 0.0 without a counter."""
+    if not _HAS_TICKS:
+        return 0.0
+    if not _calibrated:
+        _tick_now()  # compiled or loaded before the clock starts
+        t0, k0 = time.perf_counter(), _tick_now()
+        while time.perf_counter() - t0 < 0.01:
+            pass
+        t1, k1 = time.perf_counter(), _tick_now()
+        _calibrated.append((t1 - t0) / (k1 - k0) if k1 > k0 else 0.0)
+    return _calibrated[0]

@@ -1,0 +1,342 @@
+"""Exact solver: published counts and solutions, a naive reference on random 4×4, limits."""
+
+from __future__ import annotations
+
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from ndoku import exact
+from ndoku.errors import NdokuError
+from ndoku.exact import ExactResult, propagate, solve_batch, solve_exact, solve_many
+from ndoku.puzzle import Puzzle, read_puzzles
+from ndoku.verify import problems
+
+DATA = Path(__file__).parent / "data"
+
+
+def assert_solution(puzzle: Puzzle, result: ExactResult) -> None:
+    assert result.values is not None
+    assert problems(puzzle, result.values) == []
+
+
+def one_line(values: np.ndarray) -> str:
+    return "".join(str(int(v)) for v in values)
+
+
+# --- published counts and solutions --------------------------------------------------------
+
+
+def test_tdoku_counts_and_solutions() -> None:
+    path = DATA / "sudoku9/tdoku_test_puzzles_counts.txt"
+    lines = [line.split(":") for line in path.read_text().split()]
+    puzzles = read_puzzles(path)
+    results = solve_batch(puzzles)
+    assert len(results) == len(lines) == len(puzzles)
+    for (_, count, solution), puzzle, result in zip(lines, puzzles, results, strict=True):
+        expected = int(count)
+        if expected == 0:
+            assert (result.status, result.count, result.stop) == ("none", 0, "complete")
+            assert result.values is None
+        elif expected == 1:
+            assert (result.status, result.unique, result.stop) == ("solved", True, "complete")
+            assert_solution(puzzle, result)
+            assert one_line(result.values) == solution
+        else:
+            assert (result.status, result.count, result.unique) == ("multiple", 2, False)
+            assert_solution(puzzle, result)
+
+
+def test_serg_sample_all_multiple() -> None:
+    puzzles = read_puzzles(DATA / "sudoku9/serg_benchmark_sample1k.txt")
+    batch = solve_many(puzzles[0], np.stack([p.givens for p in puzzles]))
+    assert len(batch) == 1000
+    assert (batch.counts == 2).all()
+    for i in range(0, 1000, 97):
+        result = batch.result(i)
+        assert result.status == "multiple"
+        assert_solution(puzzles[i], result)
+
+
+def test_norvig_top95_unique() -> None:
+    puzzles = read_puzzles(DATA / "sudoku9/norvig_top95.txt")
+    for puzzle, result in zip(puzzles, solve_batch(puzzles), strict=True):
+        assert (result.status, result.unique) == ("solved", True)
+        assert_solution(puzzle, result)
+
+
+def published_pairs() -> list[tuple[str, Path, Path]]:
+    pairs = []
+    for puzzle in sorted((DATA / "janko").glob("*/*.puzzle.txt")):
+        kind = puzzle.parent.name
+        if kind != "jigsaw":  # jigsaw regions: issue 4
+            pairs.append(
+                (kind, puzzle, puzzle.with_name(puzzle.name.replace("puzzle", "solution")))
+            )
+    for puzzle in sorted((DATA / "samurai").glob("*.txt")):
+        if not puzzle.name.endswith(".sol.txt"):
+            pairs.append(("samurai", puzzle, puzzle.with_suffix(".sol.txt")))
+    return pairs
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "solution"), published_pairs(), ids=lambda x: getattr(x, "name", x)
+)
+def test_multigrids_match_published_solution(kind: str, path: Path, solution: Path) -> None:
+    layout = "windmill" if kind == "windmill" else None
+    [puzzle] = read_puzzles(path, layout=layout)
+    [published] = read_puzzles(solution, layout=layout)
+    result = solve_exact(puzzle)
+    assert (result.status, result.unique) == ("solved", True)
+    assert_solution(puzzle, result)
+    assert np.array_equal(result.values, published.givens)
+
+
+def test_16x16_match_published_solutions() -> None:
+    path = DATA / "sudoku16/goomii_16x16_first40.txt"
+    puzzles = read_puzzles(path)
+    solutions = [line.split(",")[1].strip() for line in path.read_text().split()]
+    for puzzle, answer, result in zip(puzzles, solutions, solve_batch(puzzles), strict=True):
+        assert (result.status, result.unique) == ("solved", True)
+        assert_solution(puzzle, result)
+        [published] = read_puzzles(text=answer)
+        assert np.array_equal(result.values, published.givens)
+
+
+# --- a naive reference on random 4×4 puzzles -------------------------------------------------
+
+
+def reference_count(givens: list[int], limit: int) -> int:
+    """Solutions of a 4×4 puzzle (up to ``limit``) by plain backtracking, cell by cell."""
+
+    def clash(cell: int, value: int, grid: list[int]) -> bool:
+        r, c = divmod(cell, 4)
+        for other in range(16):
+            s, d = divmod(other, 4)
+            same = s == r or d == c or (s // 2, d // 2) == (r // 2, c // 2)
+            if other != cell and same and grid[other] == value:
+                return True
+        return False
+
+    grid = list(givens)
+    if any(v and clash(i, v, grid) for i, v in enumerate(grid)):
+        return 0
+    found = 0
+
+    def fill(cell: int) -> None:
+        nonlocal found
+        if found >= limit:
+            return
+        if cell == 16:
+            found += 1
+            return
+        if grid[cell]:
+            fill(cell + 1)
+            return
+        for value in range(1, 5):
+            if not clash(cell, value, grid):
+                grid[cell] = value
+                fill(cell + 1)
+                grid[cell] = 0
+
+    fill(0)
+    return found
+
+
+@st.composite
+def solved_4x4(draw: st.DrawFn) -> list[int]:
+    """A random solved 4×4 grid: a base grid under symbol, row, column and band shuffles."""
+    symbols = draw(st.permutations([1, 2, 3, 4]))
+    bands = draw(st.permutations([0, 1]))
+    stacks = draw(st.permutations([0, 1]))
+    rows = [2 * b + r for b in bands for r in draw(st.permutations([0, 1]))]
+    cols = [2 * s + c for s in stacks for c in draw(st.permutations([0, 1]))]
+    base = [[(2 * (r % 2) + r // 2 + c) % 4 for c in range(4)] for r in range(4)]
+    grid = [symbols[base[r][c]] for r, c in product(rows, cols)]
+    if draw(st.booleans()):
+        grid = [grid[4 * c + r] for r, c in product(range(4), range(4))]
+    return grid
+
+
+@st.composite
+def puzzles_4x4(draw: st.DrawFn) -> list[int]:
+    """Givens: a random subset of a solved grid, or random values free of repeated givens."""
+    if draw(st.booleans()):
+        grid = draw(solved_4x4())
+        keep = draw(st.lists(st.booleans(), min_size=16, max_size=16))
+        return [v if k else 0 for v, k in zip(grid, keep, strict=True)]
+    values = draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 4]), min_size=16, max_size=16))
+    units = [[4 * r + c for c in range(4)] for r in range(4)]
+    units += [[4 * r + c for r in range(4)] for c in range(4)]
+    units += [
+        [4 * (2 * i + r) + 2 * j + c for r in (0, 1) for c in (0, 1)]
+        for i, j in product((0, 1), (0, 1))
+    ]
+    for unit in units:
+        given = [values[c] for c in unit if values[c]]
+        assume(len(set(given)) == len(given))
+    return values
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles_4x4(), st.integers(1, 3))
+def test_agrees_with_reference_on_4x4(givens: list[int], limit: int) -> None:
+    [puzzle] = read_puzzles(text=one_line(np.array(givens)))
+    result = solve_exact(puzzle, limit=limit)
+    expected = reference_count(givens, limit)
+    assert result.count == expected
+    assert result.stop == (
+        "solutions" if expected == limit and not result.propagated else "complete"
+    )
+    if expected == 0:
+        assert result.status == "none"
+    else:
+        assert result.status == ("multiple" if expected >= 2 else "solved")
+        assert_solution(puzzle, result)
+        if expected == 1 and limit >= 2:
+            assert result.unique is True
+
+
+# --- propagate ---------------------------------------------------------------------------------
+
+
+def test_propagate_fixes_a_subset_of_the_solution() -> None:
+    path = DATA / "sudoku9/tdoku_test_puzzles_counts.txt"
+    lines = [line.split(":") for line in path.read_text().split()]
+    checked = 0
+    for (_, count, solution), puzzle in zip(lines, read_puzzles(path), strict=True):
+        if count != "1":
+            continue
+        values, ok = propagate(puzzle)
+        answer = np.array([int(ch) for ch in solution], dtype=np.int32)
+        fixed = values > 0
+        assert ok
+        assert np.array_equal(values[fixed], answer[fixed])
+        assert (fixed >= (puzzle.givens > 0)).all()
+        checked += 1
+    assert checked == 18
+
+
+def test_propagate_solves_an_easy_puzzle_and_finds_contradictions() -> None:
+    [puzzle] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
+    values, ok = propagate(puzzle)
+    assert ok and (values > 0).all() and problems(puzzle, values) == []
+    # Row 1 cannot hold a 2: its free cells see 2s in their columns and box.
+    bad = np.array([1, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 0, 0, 0, 2, 0], dtype=np.int32)
+    assert reference_count(bad.tolist(), 1) == 0
+    values, ok = propagate(puzzle, givens=bad)
+    assert not ok
+    assert solve_exact(puzzle, givens=bad).status == "none"
+
+
+# --- limits, determinism, batches ----------------------------------------------------------
+
+
+def hard_9x9() -> Puzzle:
+    puzzles = read_puzzles(DATA / "sudoku9/norvig_top95.txt")
+    return max(puzzles, key=lambda p: solve_exact(p).nodes)
+
+
+def test_node_limit_stops_with_limit_status() -> None:
+    puzzle = hard_9x9()
+    full = solve_exact(puzzle)
+    assert full.nodes > 20
+    result = solve_exact(puzzle, max_nodes=5)
+    assert (result.status, result.stop, result.values) == ("limit", "nodes", None)
+    assert result.nodes == 5
+
+
+def test_timeout_stops_a_long_search() -> None:
+    line = (DATA / "sudoku25/gecode_25x25_shared6.txt").read_text().split()[1]
+    [puzzle] = read_puzzles(text=line.split(",")[0])
+    result = solve_exact(puzzle, timeout=0.05)
+    assert result.stop == "timeout"
+    assert result.status in {"limit", "solved"}
+    assert result.seconds < 1.0
+
+
+def test_results_do_not_depend_on_stack_growth_or_tick_counter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    [empty] = read_puzzles(text=("0 " * 25 + "\n") * 25)  # a search hundreds of levels deep
+    puzzles = [empty, *read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:10]]
+    before = [solve_exact(p) for p in puzzles]
+    grown: list[int] = []
+    grow = exact._Workspace.grow
+
+    def spy(work: exact._Workspace) -> None:
+        grown.append(len(work.free_at))
+        grow(work)
+
+    monkeypatch.setattr(exact._Workspace, "grow", spy)
+    monkeypatch.setattr(exact, "_FIRST_DEPTH", 2)
+    monkeypatch.setattr(exact, "_tick_seconds", lambda: 0.0)  # one call and clock per puzzle
+    after = [solve_exact(p) for p in puzzles]
+    assert grown[:3] == [2, 4, 8] and max(grown) >= 128
+    assert before[0].status == "multiple"
+    assert_solution(empty, before[0])
+    for a, b in zip(before, after, strict=True):
+        assert (a.status, a.nodes, a.guesses, a.count) == (b.status, b.nodes, b.guesses, b.count)
+        assert np.array_equal(a.values, b.values)
+        assert b.seconds > 0
+
+
+def test_same_input_same_result() -> None:
+    puzzles = read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:30]
+    first = solve_batch(puzzles)
+    again = solve_batch(puzzles)
+    singles = [solve_exact(p) for p in puzzles]
+    for a, b, c in zip(first, again, singles, strict=True):
+        assert (a.status, a.nodes, a.guesses, a.count) == (b.status, b.nodes, b.guesses, b.count)
+        assert (a.status, a.nodes, a.guesses, a.count) == (c.status, c.nodes, c.guesses, c.count)
+        assert np.array_equal(a.values, b.values) and np.array_equal(a.values, c.values)
+
+
+def test_batch_of_mixed_layouts_in_worker_processes() -> None:
+    nine = read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:6]
+    [samurai] = read_puzzles(DATA / "samurai/jss_samurai.txt")
+    lines = (DATA / "sudoku4/wild_4x4.txt").read_text().splitlines()[:3]
+    four = [read_puzzles(text=line.split()[1])[0] for line in lines]  # "id puzzle,solution …"
+    puzzles = [nine[0], samurai, *four, *nine[1:]]
+    seen: list[int] = []
+    results = solve_batch(puzzles, jobs=2, progress=seen.append)
+    assert seen[-1] == len(puzzles)
+    assert [r.status for r in results] == ["solved"] * len(puzzles)
+    for puzzle, result in zip(puzzles, results, strict=True):
+        assert_solution(puzzle, result)
+    alone = solve_exact(samurai)
+    assert np.array_equal(results[1].values, alone.values) and results[1].nodes == alone.nodes
+
+
+def test_limit_one_finds_without_proving() -> None:
+    [puzzle] = read_puzzles(text="0" * 81)
+    result = solve_exact(puzzle, limit=1)
+    assert (result.status, result.unique, result.stop, result.count) == (
+        "solved",
+        None,
+        "solutions",
+        1,
+    )
+    assert_solution(puzzle, result)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"limit": 0}, "limit"),
+        ({"max_nodes": 0}, "max nodes"),
+        ({"timeout": 0.0}, "timeout"),
+        ({"timeout": float("nan")}, "timeout"),
+        ({"givens": np.zeros(15, dtype=np.int32)}, "shape"),
+        ({"givens": np.full(16, 5, dtype=np.int32)}, "1..4"),
+        ({"givens": np.zeros(16)}, "integers"),
+    ],
+)
+def test_bad_arguments_raise_ndoku_errors(kwargs: dict[str, object], message: str) -> None:
+    [puzzle] = read_puzzles(text="0" * 16)
+    with pytest.raises(NdokuError, match=message):
+        solve_exact(puzzle, **kwargs)  # type: ignore[arg-type]
