@@ -7,8 +7,12 @@ limits), 2 for bad input or options (``Error: …`` names the file, line and col
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -72,14 +76,44 @@ def puzzle_options(command: F) -> F:
     )(command)
 
 
+def limit_options(command: F) -> F:
+    """Bounds every solving command shares."""
+    command = click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=60.0,
+        show_default=True,
+        help="Seconds per puzzle before giving up.",
+    )(command)
+    command = click.option(
+        "--max-nodes",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Stop an exact search after this many nodes [default: 10⁹].",
+    )(command)
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Processes for large batches [default: all cores].",
+    )(command)
+
+
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option(
     "--method",
-    type=click.Choice(["metropolis"]),
-    default="metropolis",
+    type=click.Choice(["auto", "exact", "metropolis", "hybrid"]),
+    default="auto",
     show_default=True,
-    help="Solving method.",
+    help="auto/exact: propagation and search, proving uniqueness; metropolis: the Monte-Carlo "
+    "chain; hybrid: propagation, then the chain.",
+)
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Refuse (exit 1, status multiple) to print a solution of a puzzle that has several.",
 )
 @click.option(
     "--temperature",
@@ -87,20 +121,14 @@ def puzzle_options(command: F) -> F:
     type=click.FloatRange(min=0, min_open=True),
     help="Metropolis temperature [default: by size, 0.25 for 9×9].",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of a chain.")
 @click.option(
     "--max-proposals",
     type=click.IntRange(min=0),
     default=None,
     help="Stop a chain after this many proposals [default: no limit but the timeout].",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
-    show_default=True,
-    help="Seconds per puzzle before giving up.",
-)
+@limit_options
 @puzzle_options
 @click.option(
     "--format",
@@ -114,10 +142,13 @@ def puzzle_options(command: F) -> F:
 def solve(
     files: tuple[str, ...],
     method: str,
+    unique: bool,
     temperature: float | None,
     seed: int,
     max_proposals: int | None,
     timeout: float,
+    max_nodes: int | None,
+    jobs: int | None,
     layout: str | None,
     symbols: str | None,
     fmt: str,
@@ -126,17 +157,16 @@ def solve(
     """Solve the puzzles in FILES ('-' reads stdin) and print each solution.
 
     Every printed solution has been checked against every unit and every given. A file of
-    one-line puzzles (81 characters for 9×9) is a batch: one solution line per puzzle.
+    one-line puzzles (81 characters for 9×9) is a batch: one answer line per puzzle, or its
+    status (none, limit, unsolved, multiple with --unique) when there is no answer.
     """
-    from ndoku.metropolis import DEFAULT_MAX_PROPOSALS
-    from ndoku.solve import solve as solve_one
+    from ndoku.solve import Options, solve_all
 
-    options = {
-        "seed": seed,
-        "temperature": temperature,
-        "max_proposals": DEFAULT_MAX_PROPOSALS if max_proposals is None else max_proposals,
-        "timeout": timeout,
-    }
+    options = Options(seed=seed, temperature=temperature, timeout=timeout)
+    if max_proposals is not None:
+        options = replace(options, max_proposals=max_proposals)
+    if max_nodes is not None:
+        options = replace(options, max_nodes=max_nodes)
     status = 0
     for path, puzzles in _read_all(files, symbols, layout):
         if puzzles is None:
@@ -144,24 +174,144 @@ def solve(
             continue
         if len(files) > 1 and fmt == "grid":
             click.echo(f"# {path}")
-        for number, puzzle in enumerate(puzzles, start=1):
-            outcome = solve_one(puzzle, method, **options)  # type: ignore[arg-type]
-            if not outcome.solved:
+        with _progress(len(puzzles)) as progress:
+            outcomes = solve_all(
+                puzzles, method, options, jobs=_jobs(jobs, len(puzzles)), progress=progress
+            )
+        batch = len(puzzles) > 1
+        for number, outcome in enumerate(outcomes, start=1):
+            shown = outcome.answered and not (unique and outcome.status == "multiple")
+            if not shown:
                 status = max(status, EXIT_UNSOLVED)
-                where = f"{path} puzzle {number}" if len(puzzles) > 1 else path
-                click.echo(f"ndoku: {where}: {_unsolved_message(outcome.stats)}", err=True)
+            if not batch and (not shown or outcome.status == "multiple"):
+                click.echo(f"ndoku: {path}: {_status_message(outcome, shown)}", err=True)
             if fmt == "json":
-                click.echo(json.dumps(_json_record(path, number, len(puzzles), outcome)))
+                click.echo(json.dumps(_json_record(path, number, batch, outcome, shown)))
             elif pretty:
-                _print_pretty(outcome)
-            elif outcome.solved:
-                click.echo(puzzle.text(outcome.values), nl=False)
-            elif puzzle.grid.style.kind == "line":
+                _print_pretty(outcome, shown)
+            elif shown:
+                click.echo(outcome.puzzle.text(outcome.values), nl=False)
+            elif outcome.puzzle.grid.style.kind == "line":
                 click.echo(outcome.status)
+        if batch:
+            click.echo(f"ndoku: {path}: {_summary(outcomes)}", err=True)
         if len(files) > 1 and fmt == "grid":
             click.echo()
     if status:
         raise Failure(status)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Stop counting at this many solutions (2 proves uniqueness).",
+)
+@limit_options
+@puzzle_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one count per puzzle and line (0, 1, … or ≥LIMIT); json: one object per line.",
+)
+def count(
+    files: tuple[str, ...],
+    limit: int,
+    timeout: float,
+    max_nodes: int | None,
+    jobs: int | None,
+    layout: str | None,
+    symbols: str | None,
+    fmt: str,
+) -> None:
+    """Count the solutions of the puzzles in FILES: 0, 1, … or ≥LIMIT, one line each.
+
+    Exit status 1 when a node or time limit stopped a count before it was certain.
+    """
+    from ndoku.solve import Options, solve_all
+
+    options = Options(timeout=timeout, limit=limit)
+    if max_nodes is not None:
+        options = replace(options, max_nodes=max_nodes)
+    status = 0
+    for path, puzzles in _read_all(files, symbols, layout):
+        if puzzles is None:
+            status = max(status, EXIT_BAD_INPUT)
+            continue
+        if len(files) > 1 and fmt == "text":
+            click.echo(f"# {path}")
+        with _progress(len(puzzles)) as progress:
+            outcomes = solve_all(
+                puzzles, "exact", options, jobs=_jobs(jobs, len(puzzles)), progress=progress
+            )
+        for number, outcome in enumerate(outcomes, start=1):
+            found = int(outcome.stats["count"] or 0)
+            stop = outcome.stats["stop"]
+            certain = stop in ("complete", "solutions")
+            if not certain:
+                status = max(status, EXIT_UNSOLVED)
+            if fmt == "json":
+                record: dict[str, Any] = {"file": path}
+                if len(puzzles) > 1:
+                    record["puzzle"] = number
+                record |= {"count": found, "at_least": stop != "complete", "limit": limit}
+                record |= {k: outcome.stats[k] for k in ("nodes", "guesses", "stop")}
+                record["seconds"] = round(outcome.seconds, 6)
+                click.echo(json.dumps(record))
+            elif stop == "complete":
+                click.echo(str(found))
+            elif certain:
+                click.echo(f"≥{found}")
+            else:
+                reason = "node limit" if stop == "nodes" else "timeout"
+                click.echo(f"≥{found} ({reason})")
+        if len(files) > 1 and fmt == "text":
+            click.echo()
+    if status:
+        raise Failure(status)
+
+
+#: Batches smaller than this are solved in this process: starting workers costs more.
+PARALLEL_FROM = 2000
+
+
+def _jobs(requested: int | None, puzzles: int) -> int:
+    """Worker processes for a batch: all cores by default, one for small batches."""
+    if requested is not None:
+        return requested
+    return (os.cpu_count() or 1) if puzzles >= PARALLEL_FROM else 1
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr for a batch, when stderr is a terminal."""
+    if total < 2 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (
+        TextColumn("solving"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("solving", total=total, rate="")
+        start = time.perf_counter()
+
+        def advance(done: int) -> None:
+            rate = done / max(time.perf_counter() - start, 1e-9)
+            bar.update(task, completed=done, rate=f"{rate:,.0f} puzzles/s")
+
+        yield advance
 
 
 def _read_all(
@@ -181,23 +331,43 @@ def _read_all(
             yield name, None
 
 
-def _unsolved_message(stats: dict[str, Any]) -> str:
+def _status_message(outcome: Any, shown: bool) -> str:
+    """Why a puzzle has no printed answer, or that its answer is not the only one."""
+    stats = outcome.stats
+    if outcome.status == "multiple":
+        what = "the first one found is printed" if shown else "refused by --unique"
+        return f"more than one solution ({stats['count']} found before stopping): {what}"
+    if outcome.status == "none":
+        return "no solution: the givens contradict each other (proved)"
+    if outcome.status == "limit":
+        reason = "node limit (--max-nodes)" if stats["stop"] == "nodes" else "timeout"
+        return f"no answer yet: the exact search hit the {reason} after {stats['nodes']:,} nodes"
     reason = {"timeout": "the timeout", "max-proposals": "the proposal limit"}.get(
         str(stats["stop"]), str(stats["stop"])
     )
     return (
         f"unsolved: stopped by {reason} after {stats['proposals']:,} proposals; best energy "
-        f"{stats['best_energy']} (0 is solved). Try another --seed, a longer --timeout, or "
-        "--pretty to see the conflicts."
+        f"{stats['best_energy']} (0 is solved). Try another --seed, a longer --timeout, "
+        "--method auto, or --pretty to see the conflicts."
     )
 
 
-def _json_record(path: str, number: int, count: int, outcome: Any) -> dict[str, Any]:
+def _summary(outcomes: list[Any]) -> str:
+    """``1000 puzzles: 998 solved, 2 multiple`` in status order."""
+    counts: dict[str, int] = {}
+    for outcome in outcomes:
+        counts[outcome.status] = counts.get(outcome.status, 0) + 1
+    seconds = sum(o.seconds for o in outcomes)
+    parts = ", ".join(f"{k} {status}" for status, k in counts.items())
+    return f"{len(outcomes)} puzzles: {parts} ({seconds:.3f} s solving)"
+
+
+def _json_record(path: str, number: int, batch: bool, outcome: Any, shown: bool) -> dict[str, Any]:
     record: dict[str, Any] = {"file": path}
-    if count > 1:
+    if batch:
         record["puzzle"] = number
     record["status"] = outcome.status
-    solution = outcome.puzzle.text(outcome.values).rstrip("\n") if outcome.solved else None
+    solution = outcome.puzzle.text(outcome.values).rstrip("\n") if shown else None
     record["solution"] = solution
     record["method"] = outcome.method
     record["seconds"] = round(outcome.seconds, 6)
@@ -205,22 +375,33 @@ def _json_record(path: str, number: int, count: int, outcome: Any) -> dict[str, 
     return record
 
 
-def _print_pretty(outcome: Any) -> None:
+def _print_pretty(outcome: Any, shown: bool) -> None:
     from rich.console import Console
 
     from ndoku.render import describe, draw
 
     console = Console(highlight=False)
-    console.print(draw(outcome.puzzle, outcome.values))
-    console.print(describe(outcome.puzzle), style="dim")
     stats = outcome.stats
-    if outcome.solved:
+    if outcome.values is not None and (shown or outcome.status == "unsolved"):
+        console.print(draw(outcome.puzzle, outcome.values))
+    else:
+        console.print(draw(outcome.puzzle))
+    console.print(describe(outcome.puzzle), style="dim")
+    if outcome.status == "unsolved":
+        summary = f"best grid reached (energy {stats['best_energy']}), conflicts in red"
+    elif not shown:
+        summary = f"{outcome.status}: the givens are shown"
+    elif "proposals" in stats:
         summary = (
             f"solved by {outcome.method} in {outcome.seconds:.3f} s: {stats['proposals']:,} "
             f"proposals, seed {stats['seed']}, T = {stats['temperature']:g}"
         )
     else:
-        summary = f"best grid reached (energy {stats['best_energy']}), conflicts in red"
+        proof = {True: "unique", False: "not unique", None: "uniqueness not checked"}
+        summary = (
+            f"solved by {outcome.method} in {outcome.seconds * 1000:.2f} ms: "
+            f"{proof[stats['unique']]}, {stats['nodes']:,} nodes, {stats['guesses']:,} guesses"
+        )
     console.print(summary, style="dim")
 
 

@@ -3,29 +3,39 @@
 Glossary
 --------
 method
-    How a puzzle is solved: ``metropolis`` (the box-swap Monte-Carlo chain).
+    How a puzzle is solved: ``auto`` (propagation, then exact search: the default),
+    ``exact`` (the same, named), ``metropolis`` (the box-swap Monte-Carlo chain) or
+    ``hybrid`` (propagation fixes every forced cell, then the chain fills the rest).
 status
-    ``solved`` (a verified solution) or ``unsolved`` (a limit was reached first).
+    ``solved`` (a verified solution; unique when the search proved it), ``multiple`` (a
+    verified solution, and proof of at least one more), ``none`` (proved: no solution),
+    ``limit`` (the exact search hit its node or time limit first) or ``unsolved`` (a chain
+    hit its proposal or time limit first).
 outcome
-    What a method did: status, the verified solution (or the best state reached), and the
-    method's own figures (seed, proposals, energy, …) for reports and ``--format json``.
+    What a method did: status, the verified solution (or the best state a chain reached),
+    and the method's own figures (seed, proposals, nodes, …) for reports and JSON.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
+from ndoku.exact import DEFAULT_LIMIT, DEFAULT_MAX_NODES, ExactResult, propagate, solve_batch
 from ndoku.metropolis import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT, metropolis
 from ndoku.puzzle import Puzzle
 from ndoku.verify import verify
 
 IntArray = NDArray[np.int32]
+Stat = int | float | str | bool | None
 
-METHODS = ("metropolis",)
+METHODS = ("auto", "exact", "metropolis", "hybrid")
+#: Statuses whose ``values`` are a verified solution.
+ANSWERED = ("solved", "multiple")
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,10 +45,10 @@ class Outcome:
     Attributes
     ----------
     status : str
-        ``solved`` or ``unsolved``.
-    values : ndarray of int32
-        The solution when solved (verified against every unit and given), else the best
-        state reached.
+        See the module glossary.
+    values : ndarray of int32 or None
+        A solution (verified against every unit and given) when ``answered``; for a chain
+        that stopped early, the best state it reached; else None.
     stats : dict
         Method figures, in the order they are reported.
     """
@@ -46,43 +56,120 @@ class Outcome:
     puzzle: Puzzle
     method: str
     status: str
-    values: IntArray
+    values: IntArray | None
     seconds: float
-    stats: dict[str, int | float | str] = field(default_factory=dict)
+    stats: dict[str, Stat] = field(default_factory=dict)
 
     @property
-    def solved(self) -> bool:
-        return self.status == "solved"
+    def answered(self) -> bool:
+        """True when ``values`` is a verified solution."""
+        return self.status in ANSWERED
 
 
-def solve(
-    puzzle: Puzzle,
-    method: str = "metropolis",
-    *,
-    seed: int = 0,
-    temperature: float | None = None,
-    max_proposals: int = DEFAULT_MAX_PROPOSALS,
-    timeout: float = DEFAULT_TIMEOUT,
-) -> Outcome:
-    """Solve ``puzzle`` with ``method``; a solved outcome has passed :func:`~ndoku.verify.verify`.
+@dataclass(frozen=True)
+class Options:
+    """Limits and settings of every method (each uses the ones it knows)."""
+
+    seed: int = 0
+    temperature: float | None = None
+    max_proposals: int = DEFAULT_MAX_PROPOSALS
+    timeout: float = DEFAULT_TIMEOUT
+    limit: int = DEFAULT_LIMIT
+    max_nodes: int = DEFAULT_MAX_NODES
+
+
+def solve(puzzle: Puzzle, method: str = "auto", options: Options | None = None) -> Outcome:
+    """Solve ``puzzle`` with ``method``; an answered outcome has passed verification.
 
     Examples
     --------
     >>> from ndoku.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> outcome = solve(p, seed=3)
-    >>> outcome.status, p.text(outcome.values).splitlines()[0]
-    ('solved', '1 3 2 4')
+    >>> outcome = solve(p)
+    >>> outcome.status, outcome.stats["unique"], p.text(outcome.values).splitlines()[0]
+    ('solved', True, '1 3 2 4')
+    >>> solve(p, "metropolis", Options(seed=3)).status
+    'solved'
+    """
+    return solve_all([puzzle], method, options)[0]
+
+
+def solve_all(
+    puzzles: Sequence[Puzzle],
+    method: str = "auto",
+    options: Options | None = None,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[Outcome]:
+    """Solve many puzzles, in order; exact methods solve a batch in few kernel calls.
+
+    Parameters
+    ----------
+    puzzles : sequence of Puzzle
+    method : str
+        One of :data:`METHODS`.
+    options : Options, optional
+    jobs : int
+        Worker processes for the exact methods.
+    progress : callable, optional
+        Called with the number of puzzles done so far.
     """
     if method not in METHODS:
         raise NdokuError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
+    options = options or Options()
+    if method in ("auto", "exact"):
+        results = solve_batch(
+            puzzles,
+            limit=options.limit,
+            max_nodes=options.max_nodes,
+            timeout=options.timeout,
+            jobs=jobs,
+            progress=progress,
+        )
+        return [_exact_outcome(p, method, r) for p, r in zip(puzzles, results, strict=True)]
+    outcomes = []
+    for done, puzzle in enumerate(puzzles, start=1):
+        outcomes.append(_chain_outcome(puzzle, method, options))
+        if progress is not None:
+            progress(done)
+    return outcomes
+
+
+def _exact_outcome(puzzle: Puzzle, method: str, result: ExactResult) -> Outcome:
+    if result.values is not None:
+        verify(puzzle, result.values)
+    stats: dict[str, Stat] = {
+        "count": result.count,
+        "unique": result.unique,
+        "nodes": result.nodes,
+        "guesses": result.guesses,
+        "propagated": result.propagated,
+        "stop": result.stop,
+    }
+    return Outcome(puzzle, method, result.status, result.values, result.seconds, stats)
+
+
+def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
+    givens = puzzle.givens
+    stats: dict[str, Stat] = {}
+    if method == "hybrid":
+        givens, ok = propagate(puzzle)
+        stats["forced"] = int((givens > 0).sum() - (puzzle.givens > 0).sum())
+        if not ok:
+            return Outcome(puzzle, method, "none", None, 0.0, {**stats, "stop": "propagation"})
     chain = metropolis(
-        puzzle, temperature=temperature, seed=seed, max_proposals=max_proposals, timeout=timeout
+        puzzle,
+        temperature=options.temperature,
+        seed=options.seed,
+        max_proposals=options.max_proposals,
+        timeout=options.timeout,
+        givens=givens,
     )
     if chain.solved:
         verify(puzzle, chain.values)
-    stats: dict[str, int | float | str] = {
-        "seed": seed,
+    stats |= {
+        "seed": options.seed,
         "temperature": chain.temperature,
         "proposals": chain.proposals,
         "acceptances": chain.acceptances,

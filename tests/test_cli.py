@@ -79,7 +79,9 @@ def test_batch_prints_one_line_per_puzzle(data: Path, tmp_path: Path) -> None:
 
 def test_json_has_one_object_per_puzzle(data: Path) -> None:
     puzzle = data / "janko" / "samurai" / "2_21x21.puzzle.txt"
-    code, out, _ = run("solve", str(puzzle), "--format", "json", "--seed", "3")
+    code, out, _ = run(
+        "solve", str(puzzle), "--method", "metropolis", "--format", "json", "--seed", "3"
+    )
     assert code == 0
     [line] = out.splitlines()
     record = json.loads(line)
@@ -93,18 +95,24 @@ def test_json_has_one_object_per_puzzle(data: Path) -> None:
 
 def test_same_seed_same_json(data: Path) -> None:
     puzzle = str(data / "janko" / "samurai" / "2_21x21.puzzle.txt")
-    first = json.loads(run("solve", puzzle, "--format", "json", "--seed", "5")[1])
-    second = json.loads(run("solve", puzzle, "--format", "json", "--seed", "5")[1])
+    first = json.loads(
+        run("solve", puzzle, "--method", "metropolis", "--format", "json", "--seed", "5")[1]
+    )
+    second = json.loads(
+        run("solve", puzzle, "--method", "metropolis", "--format", "json", "--seed", "5")[1]
+    )
     assert first["proposals"] == second["proposals"] > 0
 
 
 def test_unsolved_within_limits_exits_1_with_the_best_energy(data: Path) -> None:
     puzzle = str(data / "janko" / "sumo" / "1_33x33.puzzle.txt")
-    code, out, err = run("solve", puzzle, "--max-proposals", "1000")
+    code, out, err = run("solve", puzzle, "--method", "metropolis", "--max-proposals", "1000")
     assert code == 1
     assert out == ""
     assert "unsolved" in err and "best energy" in err and "proposal limit" in err
-    code, out, _ = run("solve", puzzle, "--max-proposals", "1000", "--format", "json")
+    code, out, _ = run(
+        "solve", puzzle, "--method", "metropolis", "--max-proposals", "1000", "--format", "json"
+    )
     record = json.loads(out)
     assert code == 1 and record["status"] == "unsolved" and record["solution"] is None
     assert record["best_energy"] > 0 and record["proposals"] == 1000
@@ -112,9 +120,13 @@ def test_unsolved_within_limits_exits_1_with_the_best_energy(data: Path) -> None
 
 def test_pretty_shows_borders_and_marks_conflicts(data: Path) -> None:
     code, out, _ = run("solve", "-", "--pretty", input=SHIDOKU)
-    assert code == 0 and "┌" in out and "solved by metropolis" in out
+    assert code == 0 and "┌" in out and "solved by auto" in out and "unique" in out
+    code, out, _ = run("solve", "-", "--pretty", "--method", "metropolis", input=SHIDOKU)
+    assert code == 0 and "solved by metropolis" in out
     puzzle = str(data / "janko" / "samurai" / "1_21x21.puzzle.txt")
-    code, out, _ = run("solve", puzzle, "--pretty", "--max-proposals", "10")
+    code, out, _ = run(
+        "solve", puzzle, "--pretty", "--method", "metropolis", "--max-proposals", "10"
+    )
     assert code == 1 and "conflicts in red" in out
 
 
@@ -177,7 +189,9 @@ def test_layout_option_and_symbols_option(data: Path, tmp_path: Path) -> None:
     assert code == 2 and "# layout: windmill" in err
     hexa = tmp_path / "hexa.txt"
     hexa.write_text("\n".join(["0123456789ABCDEF"] + ["-" * 16] * 15) + "\n")
-    code, out, _ = run("solve", str(hexa), "--symbols", "0-F", "--max-proposals", "0")
+    code, out, _ = run(
+        "solve", str(hexa), "--symbols", "0-F", "--method", "metropolis", "--max-proposals", "0"
+    )
     assert code == 1 and out == ""
 
 
