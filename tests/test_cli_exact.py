@@ -111,7 +111,7 @@ def test_no_solution_is_proved(data: Path) -> None:
 def test_hybrid_reports_a_contradiction_found_by_propagation() -> None:
     # the top-left cell sees 1 in its row and 2, 3, 4 in its column
     text = "0 1 0 0\n2 0 0 0\n3 0 0 0\n4 0 0 0\n"
-    code, out, err = run("solve", "-", "--method", "hybrid", "--format", "json", input=text)
+    code, out, _ = run("solve", "-", "--method", "hybrid", "--format", "json", input=text)
     record = json.loads(out)
     assert code == 1 and record["status"] == "none" and record["stop"] == "propagation"
 
