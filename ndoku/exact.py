@@ -17,9 +17,8 @@ propagation
     a cell or a unit is left without a candidate: a contradiction).
 branching
     A node picks a cell and a value; it searches ``cell = value`` first, then ``cell ≠ value``.
-    The pick is the smallest choice (minimum remaining values) among cells and (unit, value)
-    pairs; from N = ``WEIGHTED_FROM`` on, cells are weighed by the contradictions their units
-    caused so far (dom/wdeg), which steers big grids to their hard spots.
+    The cell has the fewest candidates (MRV) per weight, a cell weighing 1 + the contradictions
+    its units caused so far (dom/wdeg): the search turns to where it keeps failing.
 node
     A state of the search tree that was propagated: the root, and each ``cell = value`` and
     ``cell ≠ value`` branch.
@@ -56,6 +55,17 @@ from ndoku.errors import NdokuError
 from ndoku.puzzle import Puzzle
 
 IntArray = NDArray[np.int32]
+#: Kernel work arrays: fix queue, hidden-single queue, cell weights, unit change stamps,
+#: group check stamps, the stamp clock, and the pieces' candidates (see ``_locked``).
+Scratch = tuple[
+    IntArray,
+    IntArray,
+    IntArray,
+    NDArray[np.int64],
+    NDArray[np.int64],
+    NDArray[np.int64],
+    NDArray[np.uint64],
+]
 Status = Literal["solved", "multiple", "none", "limit"]
 Stop = Literal["complete", "solutions", "nodes", "timeout"]
 
@@ -66,8 +76,6 @@ DEFAULT_TIMEOUT = 60.0
 MAX_SYMBOLS = 64
 #: Locked candidates are looked for from this N on: below, singles alone search faster.
 LOCKED_FROM = 16
-#: From this N on, branching weighs cells by the contradictions their units caused (dom/wdeg).
-WEIGHTED_FROM = 16
 
 # Columns of the per-puzzle statistics array the kernel fills.
 _STOP, _COUNT, _NODES, _GUESSES, _PROPAGATED, _TICKS = range(6)
@@ -138,18 +146,24 @@ def _ticks(typingctx):  # type: ignore[no-untyped-def]
 #
 # ``net`` (read-only) is the layout: unit → cells, cell → units, cell → peers, and the
 # crossings for locked candidates (empty below ``LOCKED_FROM``). ``scratch`` is
-# (fix queue, hidden-single queue, unit weights); empty weights mean plain MRV branching.
+# (fix queue, hidden-single queue, cell weights, …).
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _weigh(u: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
+    """Unit ``u`` caused a contradiction: each of its cells weighs one more in branching."""
+    for k in range(net[0][u], net[0][u + 1]):
+        weights[net[1][k]] += 1
+
+
+@njit(cache=True, inline="always")
 def _blame(c: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
-    """A contradiction at cell ``c``: its units weigh more in later branching choices."""
-    if len(weights):
-        for k in range(net[2][c], net[2][c + 1]):
-            weights[net[3][k]] += 1
+    """Cell ``c`` was left without a candidate: every unit holding it is to blame."""
+    for k in range(net[2][c], net[2][c + 1]):
+        _weigh(net[3][k], net, weights)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _drop(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -157,7 +171,7 @@ def _drop(
     c: int,
     m: np.uint64,
     net: tuple[IntArray, ...],
-    scratch: tuple[IntArray, IntArray, IntArray],
+    scratch: Scratch,
     size: int,
 ) -> int:
     """Remove the values of mask ``m`` from cell ``c``; new ``n_hidden``, -1 if stuck.
@@ -166,26 +180,28 @@ def _drop(
     one that drops to 0 is a value no cell of the unit can take any more.
     """
     cell_unit_ptr, cell_units = net[2], net[3]
-    hidden, weights = scratch[1], scratch[2]
+    hidden, weights, marks = scratch[1], scratch[2], scratch[3]
+    stamp = scratch[5][0]
     cand[c] &= ~m
     while m != _ZERO:
         v = _low_index(m)
         m &= m - _ONE
         for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
-            slot = cell_units[k] * size + v
+            u = cell_units[k]
+            marks[u] = stamp
+            slot = u * size + v
             left = counts[slot] - 1
             counts[slot] = left
             if left == 1:
                 hidden[n_hidden] = slot
                 n_hidden += 1
             elif left == 0:
-                if len(weights):
-                    weights[cell_units[k]] += 1
+                _weigh(u, net, weights)
                 return -1
     return n_hidden
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -193,7 +209,7 @@ def _settle(
     n_hidden: int,
     free: int,
     net: tuple[IntArray, ...],
-    scratch: tuple[IntArray, IntArray, IntArray],
+    scratch: Scratch,
     size: int,
 ) -> int:
     """Propagate from the queues until nothing is forced; free cells left, -1 if stuck.
@@ -204,7 +220,8 @@ def _settle(
     Locked candidates are looked for only when singles find nothing more.
     """
     unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net[:6]
-    queue, hidden, weights = scratch
+    queue, hidden, weights, marks = scratch[:4]
+    stamp = scratch[5][0]
     head = 0
     hidden_head = 0
     while True:
@@ -226,15 +243,16 @@ def _settle(
                     m ^= bit
                     cand[p] = m
                     for j in range(cell_unit_ptr[p], cell_unit_ptr[p + 1]):
-                        slot = cell_units[j] * size + v
+                        u = cell_units[j]
+                        marks[u] = stamp
+                        slot = u * size + v
                         left = counts[slot] - 1
                         counts[slot] = left
                         if left == 1:
                             hidden[n_hidden] = slot
                             n_hidden += 1
                         elif left == 0:
-                            if len(weights):
-                                weights[cell_units[j]] += 1
+                            _weigh(u, net, weights)
                             return -1
                     if m & (m - _ONE) == _ZERO:
                         queue[pending] = p
@@ -258,12 +276,14 @@ def _settle(
                         pending += 1
                     break
         else:
-            before = pending + n_hidden
-            pending, n_hidden = _locked(cand, counts, pending, n_hidden, net, scratch, size)
+            if len(net[6]) == 0:
+                return free
+            pending, n_hidden, found = _locked(cand, counts, pending, n_hidden, net, scratch, size)
             if n_hidden < 0:
                 return -1
-            if pending + n_hidden == before:
+            if not found:
                 return free
+            stamp = scratch[5][0]
 
 
 @njit(cache=True)
@@ -273,49 +293,99 @@ def _locked(
     pending: int,
     n_hidden: int,
     net: tuple[IntArray, ...],
-    scratch: tuple[IntArray, IntArray, IntArray],
+    scratch: Scratch,
     size: int,
-) -> tuple[int, int]:
-    """Locked candidates: a value of unit A whose places all lie in A ∩ B leaves B \\ A.
+) -> tuple[int, int, bool]:
+    """Locked candidates, by the program of :func:`_crossings`.
 
-    Returns the new queue lengths; ``n_hidden`` is -1 on a contradiction.
+    Only groups whose unit changed since their last check are looked at: every change stamps
+    its units with the clock, every pass advances the clock and stamps the groups it checks.
+    (A state reached by backtracking differs from the stalled state it was copied from only
+    by changes made since, all stamped later than any check.) Returns the new queue lengths
+    and whether a candidate was removed; ``n_hidden`` is -1 on a contradiction.
     """
-    lock_ptr, lock_cells = net[6], net[7]
-    queue = scratch[0]
-    for q in range(0, len(lock_ptr) - 1, 3):
-        a, b, e, f = lock_ptr[q], lock_ptr[q + 1], lock_ptr[q + 2], lock_ptr[q + 3]
-        inner = _ZERO
-        for k in range(a, b):
-            inner |= cand[lock_cells[k]]
-        rest_a = _ZERO
-        for k in range(b, e):
-            rest_a |= cand[lock_cells[k]]
-        rest_b = _ZERO
-        for k in range(e, f):
-            rest_b |= cand[lock_cells[k]]
-        kill_b = inner & ~rest_a & rest_b
-        kill_a = inner & ~rest_b & rest_a
-        if kill_a == _ZERO and kill_b == _ZERO:
+    program = net[6]
+    queue, marks, seen, clock = scratch[0], scratch[3], scratch[4], scratch[5]
+    now = clock[0]
+    clock[0] = now + 1
+    ors = scratch[6]
+    found = False
+    pos = 0
+    g = 0
+    while pos < len(program):
+        end = pos + program[pos + 1]
+        if marks[program[pos]] < seen[g]:
+            pos = end
+            g += 1
             continue
-        for k in range(b, f):
-            c = lock_cells[k]
-            m = cand[c] & (kill_a if k < e else kill_b)
-            if m == _ZERO:
-                continue
-            left = cand[c] ^ m
-            if left == _ZERO:
-                _blame(c, net, scratch[2])
-                return pending, -1
-            n_hidden = _drop(cand, counts, n_hidden, c, m, net, scratch, size)
-            if n_hidden < 0:
-                return pending, -1
-            if left & (left - _ONE) == _ZERO:
-                queue[pending] = c
-                pending += 1
-    return pending, n_hidden
+        seen[g] = now + 1
+        g += 1
+        q = pos + 2
+        once = _ZERO
+        fixed = _ZERO
+        for k in range(q + 1, q + 1 + program[q]):
+            m = cand[program[k]]
+            once |= m
+            fixed |= m & (_ZERO - np.uint64(m & (m - _ONE) == _ZERO))
+        twice = _ZERO
+        q += 1 + program[q]
+        pieces = q + 1
+        q = pieces
+        for piece in range(program[pieces - 1]):
+            mask = _ZERO
+            for k in range(q + 1, q + 1 + program[q]):
+                m = cand[program[k]]
+                mask |= m
+                fixed |= m & (_ZERO - np.uint64(m & (m - _ONE) == _ZERO))
+            ors[piece] = mask
+            twice |= once & mask
+            once |= mask
+            q += 1 + program[q]
+        alone = once & ~twice & ~fixed
+        if alone == _ZERO:
+            pos = end
+            continue
+        base = program[pos] * size
+        for piece in range(program[pieces - 1]):
+            mask = ors[piece] & alone
+            partners = program[q]
+            q += 1
+            for _ in range(partners):
+                other = program[q] * size
+                first = q + 2
+                q = first + program[q + 1]
+                # Values still in B outside the piece: B holds more of them than A, whose
+                # places all lie in the piece.
+                need = _ZERO
+                rest = mask
+                while rest != _ZERO:
+                    v = _low_index(rest)
+                    rest &= rest - _ONE
+                    if counts[other + v] > counts[base + v]:
+                        need |= _ONE << np.uint64(v)
+                if need == _ZERO:
+                    continue
+                for k in range(first, q):
+                    c = program[k]
+                    m = cand[c] & need
+                    if m == _ZERO:
+                        continue
+                    left = cand[c] ^ m
+                    if left == _ZERO:
+                        _blame(c, net, scratch[2])
+                        return pending, -1, True
+                    found = True
+                    n_hidden = _drop(cand, counts, n_hidden, c, m, net, scratch, size)
+                    if n_hidden < 0:
+                        return pending, -1, True
+                    if left & (left - _ONE) == _ZERO:
+                        queue[pending] = c
+                        pending += 1
+        pos = end
+    return pending, n_hidden, found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fix(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -323,7 +393,7 @@ def _fix(
     bit: np.uint64,
     free: int,
     net: tuple[IntArray, ...],
-    scratch: tuple[IntArray, IntArray, IntArray],
+    scratch: Scratch,
     size: int,
 ) -> int:
     """Fix free cell ``c`` to the value of ``bit`` and propagate; free cells left, -1 if stuck."""
@@ -334,7 +404,7 @@ def _fix(
     return _settle(cand, counts, 1, n_hidden, free, net, scratch, size)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _exclude(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -342,7 +412,7 @@ def _exclude(
     bit: np.uint64,
     free: int,
     net: tuple[IntArray, ...],
-    scratch: tuple[IntArray, IntArray, IntArray],
+    scratch: Scratch,
     size: int,
 ) -> int:
     """Remove the value of ``bit`` from free cell ``c`` and propagate; as :func:`_fix`."""
@@ -363,7 +433,7 @@ def _start(
     counts: NDArray[np.int8],
     givens: IntArray,
     net: tuple[IntArray, ...],
-    scratch: tuple[IntArray, IntArray, IntArray],
+    scratch: Scratch,
     size: int,
 ) -> int:
     """Candidates of a puzzle after propagating its givens; free cells left, -1 if none."""
@@ -372,6 +442,9 @@ def _start(
     cand[:] = full
     counts[:] = size
     scratch[2][:] = 0
+    scratch[3][:] = 0
+    scratch[4][:] = 0
+    scratch[5][0] = 1
     n_hidden = 0
     pending = 0
     for c in range(len(givens)):
@@ -386,67 +459,27 @@ def _start(
     return _settle(cand, counts, pending, n_hidden, len(givens), net, scratch, size)
 
 
-@njit(cache=True)
-def _branch(
-    cand: NDArray[np.uint64],
-    counts: NDArray[np.int8],
-    net: tuple[IntArray, ...],
-    weights: IntArray,
-    size: int,
-) -> tuple[int, np.uint64]:
-    """The (cell, value bit) to branch on.
+@njit(cache=True, inline="always")
+def _branch(cand: NDArray[np.uint64], weights: IntArray) -> tuple[int, np.uint64]:
+    """The (cell, value bit) to branch on: fewest candidates per weight (dom/wdeg).
 
-    Without weights: the smallest choice among cells and (unit, value) pairs, since a cell
-    with k candidates and a value with k places in a unit both split the search k ways (ties:
-    the first cell). With weights (dom/wdeg): the cell with the fewest candidates per unit of
-    weight, the weights counting the contradictions each unit caused so far.
+    A cell's weight is 1 + the contradictions its units caused so far, so the search turns
+    to where it keeps failing; with no failures yet this is plain MRV (first cell on ties).
     """
     best = -1
     fewest = 65
-    if len(weights):
-        cell_unit_ptr, cell_units = net[2], net[3]
-        heaviest = 1
-        for c in range(len(cand)):
-            m = cand[c]
-            if m & (m - _ONE) != _ZERO:
-                n = _popcount(m)
-                w = 1
-                for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
-                    w += weights[cell_units[k]]
-                if n * heaviest < fewest * w:
-                    fewest = n
-                    heaviest = w
-                    best = c
-        m = cand[best]
-        return best, m & (~m + _ONE)
+    heaviest = 1
     for c in range(len(cand)):
         m = cand[c]
         if m & (m - _ONE) != _ZERO:
             n = _popcount(m)
-            if n < fewest:
+            w = 1 + weights[c]
+            if n * heaviest < fewest * w:
                 fewest = n
+                heaviest = w
                 best = c
-                if n == 2:
-                    return c, m & (~m + _ONE)
-    slot = -1
-    for k in range(len(counts)):
-        n = counts[k]
-        if 1 < n < fewest:
-            fewest = n
-            slot = k
-            if n == 2:
-                break
-    if slot < 0:
-        m = cand[best]
-        return best, m & (~m + _ONE)
-    unit_ptr, unit_cells = net[0], net[1]
-    u = slot // size
-    bit = _ONE << np.uint64(slot - u * size)
-    for k in range(unit_ptr[u], unit_ptr[u + 1]):
-        c = unit_cells[k]
-        if cand[c] & bit:
-            return c, bit
-    return -1, bit  # unreachable: a count of 2 or more means cells hold the value
+    m = cand[best]
+    return best, m & (~m + _ONE)
 
 
 @njit(cache=True)
@@ -472,7 +505,7 @@ def _search(
     free_at: NDArray[np.int64],
     cell_at: NDArray[np.int64],
     bit_at: NDArray[np.uint64],
-    scratch: tuple[IntArray, IntArray, IntArray],
+    scratch: Scratch,
     regs: NDArray[np.int64],
     values: IntArray,
     stats: NDArray[np.int64],
@@ -508,7 +541,7 @@ def _search(
                 _write_values(stack[0], values[i])
             elif free > 0:
                 free_at[0] = free
-                cell_at[0], bit_at[0] = _branch(stack[0], tallies[0], net, weights, size)
+                cell_at[0], bit_at[0] = _branch(stack[0], weights)
                 d = 0
         else:
             nodes = row[_NODES]
@@ -550,7 +583,7 @@ def _search(
             nodes += 1
             if free > 0:
                 free_at[t] = free
-                cell_at[t], bit_at[t] = _branch(stack[t], tallies[t], net, weights, size)
+                cell_at[t], bit_at[t] = _branch(stack[t], weights)
                 d = t
                 continue
             if free == 0:
@@ -580,16 +613,12 @@ def _search(
 
 
 @njit(cache=True)
-def _propagate(givens: IntArray, net: tuple[IntArray, ...], size: int, values: IntArray) -> bool:
+def _propagate(
+    givens: IntArray, net: tuple[IntArray, ...], size: int, scratch: Scratch, values: IntArray
+) -> bool:
     """Fixed values after propagation into ``values``; False on a contradiction."""
-    n_slots = (len(net[0]) - 1) * size
     cand = np.empty(len(givens), dtype=np.uint64)
-    counts = np.empty(n_slots, dtype=np.int8)
-    scratch = (
-        np.empty(len(givens), dtype=np.int32),
-        np.empty(n_slots, dtype=np.int32),
-        np.empty(0, dtype=np.int32),
-    )
+    counts = np.empty((len(net[0]) - 1) * size, dtype=np.int8)
     if _start(cand, counts, givens, net, scratch, size) < 0:
         values[:] = givens
         return False
@@ -719,7 +748,8 @@ class Topology:
 
     n_cells: int
     size: int
-    net: tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
+    net: tuple[IntArray, ...]
+    n_groups: int
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Topology:
@@ -729,9 +759,10 @@ class Topology:
                 f"{puzzle.size}"
             )
         units = puzzle.units
-        crossings = _crossings(puzzle) if puzzle.size >= LOCKED_FROM else _NO_CROSSINGS
-        net = (units.ptr, units.cells, *puzzle.cell_units, *puzzle.peers, *crossings)
-        return cls(puzzle.n_cells, puzzle.size, net)
+        locked = puzzle.size >= LOCKED_FROM
+        program, n_groups = _crossings(puzzle) if locked else (np.zeros(0, dtype=np.int32), 0)
+        net = (units.ptr, units.cells, *puzzle.cell_units, *puzzle.peers, program)
+        return cls(puzzle.n_cells, puzzle.size, net, n_groups)
 
     @property
     def n_slots(self) -> int:
@@ -739,26 +770,51 @@ class Topology:
         return (len(self.net[0]) - 1) * self.size
 
 
-_NO_CROSSINGS = (np.zeros(1, dtype=np.int32), np.zeros(0, dtype=np.int32))
+def _crossings(puzzle: Puzzle) -> tuple[IntArray, int]:
+    """The locked-candidates program of a layout, and its number of groups.
 
+    Unit B *crosses* unit A when they share two cells or more: the piece A ∩ B. A's pieces
+    are put in groups of disjoint pieces (B's of one kind cut a box into rows, or into
+    columns); the cells of A in no piece of a group are its *rest*. A value found in exactly
+    one piece of a group, and not in its rest, has all its places in A there: it leaves the
+    rest of every B crossing A in that piece. The program is a flat int32 array; per group::
 
-def _crossings(puzzle: Puzzle) -> tuple[IntArray, IntArray]:
-    """Pairs of units meeting in two cells or more, as CSR: A ∩ B, A \\ B, B \\ A per pair."""
+        A, record length, rest count, rest cells…, piece count,
+        per piece: cell count, cells…,
+        per piece: partner count, per partner: B, count, cells of B \\ A…
+    """
     units = puzzle.units
     ptr_u, of_cell = puzzle.cell_units
-    pairs: set[tuple[int, int]] = set()
-    for c in range(puzzle.n_cells):
-        mine = of_cell[ptr_u[c] : ptr_u[c + 1]].tolist()
-        pairs.update((a, b) for a in mine for b in mine if a < b)
-    pieces: list[IntArray] = []
-    for a, b in sorted(pairs):
-        inner = np.intersect1d(units[a], units[b])
-        if len(inner) >= 2:
-            pieces += [inner, np.setdiff1d(units[a], inner), np.setdiff1d(units[b], inner)]
-    ptr = np.zeros(len(pieces) + 1, dtype=np.int32)
-    ptr[1:] = np.cumsum([len(x) for x in pieces])
-    cells = np.concatenate(pieces).astype(np.int32) if pieces else ptr[:0]
-    return ptr, cells
+    program: list[int] = []
+    n_groups = 0
+    for a in range(len(units)):
+        mine = set(units[a].tolist())
+        partners: dict[frozenset[int], list[int]] = {}
+        for c in sorted(mine):
+            for b in of_cell[ptr_u[c] : ptr_u[c + 1]].tolist():
+                shared = frozenset(mine.intersection(units[b].tolist()))
+                if b != a and len(shared) >= 2 and b not in partners.get(shared, []):
+                    partners.setdefault(shared, []).append(b)
+        groups: list[list[frozenset[int]]] = []
+        for piece in partners:
+            home = next((g for g in groups if all(piece.isdisjoint(q) for q in g)), None)
+            if home is None:
+                groups.append([piece])
+            else:
+                home.append(piece)
+        for group in groups:
+            rest = sorted(mine.difference(*group))
+            record = [len(rest), *rest, len(group)]
+            for piece in group:
+                record += [len(piece), *sorted(piece)]
+            for piece in group:
+                record.append(len(partners[piece]))
+                for b in partners[piece]:
+                    kill = [c for c in units[b].tolist() if c not in mine]
+                    record += [b, len(kill), *kill]
+            program += [a, len(record) + 2, *record]
+            n_groups += 1
+    return np.array(program, dtype=np.int32), n_groups
 
 
 def solve_exact(
@@ -923,7 +979,7 @@ def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray,
     one = _check_givens(topology, puzzle.givens if givens is None else givens)
     compile_notice(_propagate, _search)
     values = np.zeros(topology.n_cells, dtype=np.int32)
-    ok = _propagate(one, topology.net, topology.size, values)
+    ok = _propagate(one, topology.net, topology.size, _Workspace(topology, 1).scratch, values)
     return values, bool(ok)
 
 
@@ -955,16 +1011,20 @@ def _check_limits(limit: int, max_nodes: int, timeout: float) -> None:
 class _Workspace:
     """Search stack and queues of one layout; the stack grows when a search gets deep."""
 
-    def __init__(self, topology: Topology) -> None:
+    def __init__(self, topology: Topology, depth: int | None = None) -> None:
         cells = max(topology.n_cells, 1)
         n_units = len(topology.net[0]) - 1
         self.scratch = (
             np.zeros(cells, dtype=np.int32),
             np.zeros(max(topology.n_slots, 1), dtype=np.int32),
-            np.zeros(n_units if topology.size >= WEIGHTED_FROM else 0, dtype=np.int32),
+            np.zeros(cells, dtype=np.int32),
+            np.zeros(n_units, dtype=np.int64),
+            np.zeros(topology.n_groups, dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+            np.zeros(topology.size, dtype=np.uint64),
         )
         self.regs = np.zeros(3, dtype=np.int64)
-        depth = min(_FIRST_DEPTH, cells + 1)
+        depth = min(_FIRST_DEPTH if depth is None else depth, cells + 1)
         self.stack = np.zeros((depth, cells), dtype=np.uint64)
         self.tallies = np.zeros((depth, max(topology.n_slots, 1)), dtype=np.int8)
         self.free_at = np.zeros(depth, dtype=np.int64)
