@@ -201,6 +201,30 @@ def test_agrees_with_reference_on_4x4(givens: list[int], limit: int) -> None:
             assert result.unique is True
 
 
+SIXTEEN = read_puzzles(DATA / "sudoku16/goomii_16x16_first40.txt")[:10]
+SIXTEEN_SOLUTIONS = [
+    read_puzzles(text=line.split(",")[1])[0].givens
+    for line in (DATA / "sudoku16/goomii_16x16_first40.txt").read_text().split()[:10]
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 9), st.integers(0, 2**32 - 1), st.floats(0.35, 0.8))
+def test_random_16x16_subsets_keep_their_grid(which: int, seed: int, keep: float) -> None:
+    """Givens drawn from a solved grid: never ``none``; ``solved`` means that very grid."""
+    solution = SIXTEEN_SOLUTIONS[which]
+    chosen = np.random.default_rng(seed).random(256) < keep
+    givens = np.where(chosen, solution, 0).astype(np.int32)
+    result = solve_exact(SIXTEEN[which], givens=givens, max_nodes=50_000)
+    assume(result.status != "limit")
+    assert result.status in {"solved", "multiple"}
+    assert result.values is not None and (result.values[chosen] == solution[chosen]).all()
+    [puzzle] = read_puzzles(text="".join("0123456789ABCDEFG"[v] for v in givens))
+    assert problems(puzzle, result.values) == []
+    if result.status == "solved":
+        assert np.array_equal(result.values, solution)
+
+
 # --- propagate ---------------------------------------------------------------------------------
 
 
@@ -219,6 +243,64 @@ def test_propagate_fixes_a_subset_of_the_solution() -> None:
         assert (fixed >= (puzzle.givens > 0)).all()
         checked += 1
     assert checked == 18
+
+
+def reference_propagation(puzzle: Puzzle, locked: bool) -> list[int] | None:
+    """Fixed values after naked singles, hidden singles (and locked candidates), done naively
+    with sets until nothing changes; None on a contradiction."""
+    units = [set(puzzle.units[u].tolist()) for u in range(len(puzzle.units))]
+    cand = [{int(v)} if v else set(range(1, puzzle.size + 1)) for v in puzzle.givens]
+    pairs = [(a, b) for a in units for b in units if a is not b and len(a & b) >= 2]
+    changed = True
+    while changed:
+        changed = False
+        for unit in units:
+            for c in unit:
+                if len(cand[c]) == 1:
+                    for p in unit - {c}:
+                        if cand[c] & cand[p]:
+                            cand[p] -= cand[c]
+                            changed = True
+            for v in range(1, puzzle.size + 1):
+                places = [c for c in unit if v in cand[c]]
+                if len(places) == 1 and len(cand[places[0]]) > 1:
+                    cand[places[0]] = {v}
+                    changed = True
+        for a, b in pairs if locked else []:
+            for v in range(1, puzzle.size + 1):
+                places = {c for c in a if v in cand[c]}
+                if places and places <= b:
+                    for c in b - a:
+                        if v in cand[c]:
+                            cand[c].discard(v)
+                            changed = True
+        if any(not x for x in cand):
+            return None
+    return [next(iter(x)) if len(x) == 1 else 0 for x in cand]
+
+
+def first_fields(path: Path, lines: list[int]) -> list[Puzzle]:
+    """Puzzles of ``id puzzle,solution …`` lines."""
+    text = path.read_text().splitlines()
+    return [read_puzzles(text=text[i].split()[1].split(",")[0])[0] for i in lines]
+
+
+def test_propagate_reaches_the_same_fixpoint_as_a_naive_reference() -> None:
+    big = first_fields(DATA / "sudoku16/wild_16x16.txt", [1, 3, 7])
+    big += first_fields(DATA / "sudoku25/gecode_25x25_shared6.txt", [0, 1])
+    big += [read_puzzles(p)[0] for p in sorted((DATA / "janko/16x16").glob("*.puzzle.*"))]
+    nine = read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:5]
+    samurai = [read_puzzles(DATA / "samurai/jss_samurai.txt")[0]]
+    assert min(p.size for p in big) >= exact.LOCKED_FROM > 9
+    locked_mattered = 0
+    for puzzle in [*big, *nine, *samurai]:
+        values, ok = propagate(puzzle)
+        locked = puzzle.size >= exact.LOCKED_FROM
+        expected = reference_propagation(puzzle, locked)
+        assert ok and expected is not None
+        assert values.tolist() == expected
+        locked_mattered += locked and expected != reference_propagation(puzzle, False)
+    assert locked_mattered >= 3
 
 
 def test_propagate_solves_an_easy_puzzle_and_finds_contradictions() -> None:
