@@ -56,7 +56,8 @@ from ndoku.puzzle import Puzzle
 
 IntArray = NDArray[np.int32]
 #: Kernel work arrays: fix queue, hidden-single queue, cell weights, unit change stamps,
-#: group check stamps, the stamp clock, and the pieces' candidates (see ``_locked``).
+#: group check stamps, the stamp clock, the pieces' candidates (see ``_locked``), and the
+#: peers a fixed value was just removed from.
 Scratch = tuple[
     IntArray,
     IntArray,
@@ -65,6 +66,7 @@ Scratch = tuple[
     NDArray[np.int64],
     NDArray[np.int64],
     NDArray[np.uint64],
+    IntArray,
 ]
 Status = Literal["solved", "multiple", "none", "limit"]
 Stop = Literal["complete", "solutions", "nodes", "timeout"]
@@ -221,6 +223,7 @@ def _settle(
     """
     unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net[:6]
     queue, hidden, weights, marks = scratch[:4]
+    touched = scratch[7]
     stamp = scratch[5][0]
     head = 0
     hidden_head = 0
@@ -233,30 +236,35 @@ def _settle(
             v = _low_index(bit)
             for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
                 counts[cell_units[k] * size + v] = -1
+            # Remove the value from every peer without branching, then visit those that had it.
+            hit = 0
             for k in range(peer_ptr[c], peer_ptr[c + 1]):
                 p = peers[k]
                 m = cand[p]
-                if m & bit:
-                    if m == bit:
-                        _blame(p, net, weights)
+                touched[hit] = p
+                hit += (m & bit) != _ZERO
+                cand[p] = m & ~bit
+            for i in range(hit):
+                p = touched[i]
+                m = cand[p]
+                if m == _ZERO:
+                    _blame(p, net, weights)
+                    return -1
+                for j in range(cell_unit_ptr[p], cell_unit_ptr[p + 1]):
+                    u = cell_units[j]
+                    marks[u] = stamp
+                    slot = u * size + v
+                    left = counts[slot] - 1
+                    counts[slot] = left
+                    if left == 1:
+                        hidden[n_hidden] = slot
+                        n_hidden += 1
+                    elif left == 0:
+                        _weigh(u, net, weights)
                         return -1
-                    m ^= bit
-                    cand[p] = m
-                    for j in range(cell_unit_ptr[p], cell_unit_ptr[p + 1]):
-                        u = cell_units[j]
-                        marks[u] = stamp
-                        slot = u * size + v
-                        left = counts[slot] - 1
-                        counts[slot] = left
-                        if left == 1:
-                            hidden[n_hidden] = slot
-                            n_hidden += 1
-                        elif left == 0:
-                            _weigh(u, net, weights)
-                            return -1
-                    if m & (m - _ONE) == _ZERO:
-                        queue[pending] = p
-                        pending += 1
+                if m & (m - _ONE) == _ZERO:
+                    queue[pending] = p
+                    pending += 1
         elif hidden_head < n_hidden:
             slot = hidden[hidden_head]
             hidden_head += 1
@@ -470,14 +478,12 @@ def _branch(cand: NDArray[np.uint64], weights: IntArray) -> tuple[int, np.uint64
     fewest = 65
     heaviest = 1
     for c in range(len(cand)):
-        m = cand[c]
-        if m & (m - _ONE) != _ZERO:
-            n = _popcount(m)
-            w = 1 + weights[c]
-            if n * heaviest < fewest * w:
-                fewest = n
-                heaviest = w
-                best = c
+        n = _popcount(cand[c])
+        w = 1 + weights[c]
+        if n * heaviest < fewest * w and n > 1:
+            fewest = n
+            heaviest = w
+            best = c
     m = cand[best]
     return best, m & (~m + _ONE)
 
@@ -1022,6 +1028,7 @@ class _Workspace:
             np.zeros(topology.n_groups, dtype=np.int64),
             np.zeros(1, dtype=np.int64),
             np.zeros(topology.size, dtype=np.uint64),
+            np.zeros(int(np.diff(topology.net[4]).max(initial=0)) + 1, dtype=np.int32),
         )
         self.regs = np.zeros(3, dtype=np.int64)
         depth = min(_FIRST_DEPTH if depth is None else depth, cells + 1)
