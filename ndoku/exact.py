@@ -146,9 +146,9 @@ def _ticks(typingctx):  # type: ignore[no-untyped-def]
 
 # --- kernels ------------------------------------------------------------------------------
 #
-# ``net`` (read-only) is the layout: unit → cells, cell → units, cell → peers, and the
-# crossings for locked candidates (empty below ``LOCKED_FROM``). ``scratch`` is
-# (fix queue, hidden-single queue, cell weights, …).
+# ``net`` (read-only) is the layout: CSR of unit → cells, cell → units, cell → peers, and the
+# locked-candidates program of ``_crossings`` (empty below ``LOCKED_FROM``). ``scratch``: see
+# ``Scratch``.
 
 
 @njit(cache=True, inline="always")
@@ -746,10 +746,11 @@ class BatchResult:
 
 
 @dataclass(frozen=True, eq=False)
-class Topology:
+class _Topology:
     """The arrays the kernels of one layout need (picklable, for worker processes).
 
-    ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers.
+    ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers, then
+    the locked-candidates program (``n_groups`` groups).
     """
 
     n_cells: int
@@ -758,7 +759,7 @@ class Topology:
     n_groups: int
 
     @classmethod
-    def of(cls, puzzle: Puzzle) -> Topology:
+    def of(cls, puzzle: Puzzle) -> _Topology:
         if puzzle.size > MAX_SYMBOLS:
             raise NdokuError(
                 f"the exact solver handles up to {MAX_SYMBOLS} symbols, this puzzle has "
@@ -864,7 +865,7 @@ def solve_exact(
     >>> solve_exact(p, givens=np.zeros(16, dtype=np.int32)).status
     'multiple'
     """
-    topology = Topology.of(puzzle)
+    topology = _Topology.of(puzzle)
     one = _check_givens(topology, puzzle.givens if givens is None else givens)
     start = time.perf_counter()
     batch = _solve_array(topology, one[None, :], limit, max_nodes, timeout)
@@ -905,7 +906,7 @@ def solve_many(
     >>> [r.status for r in batch], batch.counts.tolist()
     (['solved', 'multiple'], [1, 2])
     """
-    topology = Topology.of(puzzle)
+    topology = _Topology.of(puzzle)
     table = _check_givens(topology, givens, batch=True)
     if jobs < 1:
         raise NdokuError(f"jobs must be 1 or more, got {jobs}")
@@ -981,7 +982,7 @@ def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray,
     >>> ok, int((values == 0).sum())
     (True, 0)
     """
-    topology = Topology.of(puzzle)
+    topology = _Topology.of(puzzle)
     one = _check_givens(topology, puzzle.givens if givens is None else givens)
     compile_notice(_propagate, _search)
     values = np.zeros(topology.n_cells, dtype=np.int32)
@@ -990,7 +991,7 @@ def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray,
 
 
 def _check_givens(
-    topology: Topology, givens: NDArray[np.integer], *, batch: bool = False
+    topology: _Topology, givens: NDArray[np.integer], *, batch: bool = False
 ) -> IntArray:
     """``givens`` as contiguous int32, after checking their shape and values."""
     values = np.asarray(givens)
@@ -1017,7 +1018,7 @@ def _check_limits(limit: int, max_nodes: int, timeout: float) -> None:
 class _Workspace:
     """Search stack and queues of one layout; the stack grows when a search gets deep."""
 
-    def __init__(self, topology: Topology, depth: int | None = None) -> None:
+    def __init__(self, topology: _Topology, depth: int | None = None) -> None:
         cells = max(topology.n_cells, 1)
         n_units = len(topology.net[0]) - 1
         self.scratch = (
@@ -1048,7 +1049,7 @@ class _Workspace:
 
 
 def _solve_array(
-    topology: Topology,
+    topology: _Topology,
     givens: IntArray,
     limit: int,
     max_nodes: int,
@@ -1110,7 +1111,7 @@ def _solve_array(
 
 
 def _solve_parallel(
-    topology: Topology,
+    topology: _Topology,
     givens: IntArray,
     limit: int,
     max_nodes: int,
