@@ -44,10 +44,13 @@ def _next(state: np.uint64) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True, inline="always")
-def _below(bits: np.uint64, k: int) -> np.int64:
-    """A number in ``0 .. k-1`` from 64 random bits (multiply-shift on the top 32 bits)."""
-    # int64, not numba's int() of a uint64 (which stays uint64 and turns sums into floats)
-    return np.int64(((bits >> _S32) * np.uint64(k)) >> _S32)
+def _below(bits: np.uint64, k: int) -> np.uint64:
+    """A number in ``0 .. k-1`` from 64 random bits (multiply-shift on the top 32 bits).
+
+    Unsigned on purpose: indexing with it needs no negative-index check (a third faster
+    kernels). Cast it before adding it to a signed integer, which numba would make a float.
+    """
+    return ((bits >> _S32) * np.uint64(k)) >> _S32
 
 
 def compile_notice(*kernels: Any) -> None:

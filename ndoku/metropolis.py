@@ -44,6 +44,7 @@ from ndoku.peers import BOX, Units
 from ndoku.puzzle import Puzzle
 
 IntArray = NDArray[np.int32]
+PairArray = NDArray[np.uint32]
 
 #: Default temperature by N (symbols per unit), from measurements (see benchmarks/).
 DEFAULT_TEMPERATURES = {4: 0.25, 9: 0.25, 16: 0.3, 25: 0.22, 36: 0.2, 49: 0.2}
@@ -57,6 +58,8 @@ _FIRST_CHUNK = 1 << 14
 _LAST_CHUNK = 1 << 22
 _LOW32 = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_A = np.uint64(3)  # column of a pair's first changed unit of a (of b: _A + width)
 
 
 def default_temperature(size: int) -> float:
@@ -114,7 +117,7 @@ class SwapSystem:
     ----------
     groups : Units
         The move groups (boxes); ``initial_state`` fills their free cells.
-    pairs : ndarray of int32, shape (pairs, 3 + 2 · width)
+    pairs : ndarray of uint32, shape (pairs, 3 + 2 · width)
         Per pair: cell ``a``, cell ``b``, the number ``k`` of changed units listed, then
         ``width`` slots of a's changed units and ``width`` of b's, each padded with the dummy
         unit (index ``units``, never holding a symbol, so it adds 0 to ΔE).
@@ -124,7 +127,7 @@ class SwapSystem:
 
     size: int
     groups: Units
-    pairs: IntArray
+    pairs: PairArray
     unit_ptr: IntArray
     unit_cells: IntArray
     cell_unit_ptr: IntArray
@@ -163,7 +166,7 @@ def box_swap_system(puzzle: Puzzle, givens: IntArray | None = None) -> SwapSyste
 
 def _pair_table(
     free: list[IntArray], cell_unit_ptr: IntArray, cell_units: IntArray, n_units: int
-) -> IntArray:
+) -> PairArray:
     """Every pair of free cells of each group, with the units each cell has and the other lacks."""
     ends = [np.triu_indices(len(f), 1) for f in free]
     a = np.concatenate([f[i] for f, (i, _) in zip(free, ends, strict=True)] + [np.zeros(0, int)])
@@ -183,7 +186,7 @@ def _pair_table(
         np.take_along_axis(np.where(only, u, n_units), np.argsort(~only, axis=1, kind="stable"), 1)
         for u, only in ((ua, only_a), (ub, only_b))
     ]
-    return np.column_stack([a, b, k, sides[0][:, :width], sides[1][:, :width]]).astype(np.int32)
+    return np.column_stack([a, b, k, sides[0][:, :width], sides[1][:, :width]]).astype(np.uint32)
 
 
 def _ranks(lengths: IntArray) -> NDArray[np.intp]:
@@ -377,7 +380,7 @@ def _box_swap_chain(
     best_values: IntArray,
     counts: NDArray[np.int32],
     masks: NDArray[np.uint64],
-    pairs: IntArray,
+    pairs: PairArray,
     cell_unit_ptr: IntArray,
     cell_units: IntArray,
     thresholds: NDArray[np.uint64],
@@ -392,7 +395,7 @@ def _box_swap_chain(
     done = stats[3]
     taken = stats[4]
     n_pairs = pairs.shape[0]
-    width = (pairs.shape[1] - 3) // 2
+    width = np.uint64((pairs.shape[1] - 3) // 2)
     s = state[0]
     for _ in range(budget):
         if energy == 0:
@@ -404,11 +407,13 @@ def _box_swap_chain(
         b = pairs[i, 1]
         x = np.uint64(values[a])
         y = np.uint64(values[b])
-        # a's changed units lose x and gain y, b's lose y and gain x; the first two of each
-        # side are always read (padded) so that most pairs run no loop
-        delta = _change(masks, pairs[i, 3], x, y) + _change(masks, pairs[i, 3 + width], y, x)
-        delta += _change(masks, pairs[i, 4], x, y) + _change(masks, pairs[i, 4 + width], y, x)
-        for k in range(5, 3 + pairs[i, 2]):
+        # a's changed units lose x and gain y, b's lose y and gain x. The first two of each
+        # side are always read (padded) so that most pairs run no loop; indices are unsigned
+        # so that numba leaves out its negative-index wraparound.
+        delta = _change(masks, pairs[i, _A], x, y) + _change(masks, pairs[i, _A + width], y, x)
+        j = _A + _ONE
+        delta += _change(masks, pairs[i, j], x, y) + _change(masks, pairs[i, j + width], y, x)
+        for k in range(_A + _TWO, _A + pairs[i, 2]):
             delta += _change(masks, pairs[i, k], x, y) + _change(masks, pairs[i, k + width], y, x)
         if delta > 0 and (bits & _LOW32) >= thresholds[delta]:
             continue
