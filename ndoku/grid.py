@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -347,6 +349,16 @@ def _token_value(
     )
 
 
+@lru_cache(maxsize=8)
+def _line_table(alphabet: str | None) -> NDArray[np.int32]:
+    """Value of each byte in a one-line puzzle, -1 where it is not a symbol (as _token_value)."""
+    table = np.full(256, -1, dtype=np.int32)
+    for code in range(128):
+        with suppress(ParseError):
+            table[code] = _token_value(chr(code), alphabet, 0, 0, one_line=True)[0]
+    return table
+
+
 def _parse_line(
     number: int,
     text: str,
@@ -365,9 +377,12 @@ def _parse_line(
         )
     offset = len(text) - len(text.lstrip())
     size = LINE_LENGTHS[len(puzzle)] ** 2
-    values = np.empty(len(puzzle), dtype=np.int32)
-    for i, ch in enumerate(puzzle):
-        values[i] = _token_value(ch, alphabet, number, offset + i + 1, one_line=True)[0]
+    codes = np.frombuffer(puzzle.encode("utf-8"), dtype=np.uint8)
+    values = _line_table(alphabet)[codes] if len(codes) == len(puzzle) else codes[:0]
+    if len(values) != len(puzzle) or (values < 0).any():  # let the slow path name the culprit
+        values = np.empty(len(puzzle), dtype=np.int32)
+        for i, ch in enumerate(puzzle):
+            values[i] = _token_value(ch, alphabet, number, offset + i + 1, one_line=True)[0]
     where = np.empty((size, size, 2), dtype=np.int32)
     where[..., 0] = number
     where[..., 1] = offset + 1 + np.arange(size * size).reshape(size, size)

@@ -127,17 +127,39 @@ def read_puzzles(
             raise TypeError("read_puzzles needs a path or text")
         text = read_file(path)
     source = "<stdin>" if str(path) == "-" else str(path if path is not None else "<text>")
-    return [from_grid(grid, layout) for grid in parse(text, source, symbols)]
+    # One-line puzzles of one length have one layout (a full n²×n² grid): build it once.
+    frames: dict[tuple[int, int], _Frame] = {}
+    return [
+        from_grid(grid, layout, frames if grid.style.kind == "line" else None)
+        for grid in parse(text, source, symbols)
+    ]
 
 
-def from_grid(grid: Grid, layout: str | None = None) -> Puzzle:
-    """Build and check a :class:`Puzzle` from a parsed grid."""
-    found, grid = _find_layout(grid, layout)
-    _check_values(grid, found)
-    index, cell_rc = number_cells(found.mask)
+@dataclass(frozen=True, eq=False)
+class _Frame:
+    """What puzzles of one layout share."""
+
+    layout: Layout
+    index: IntArray
+    cell_rc: IntArray
+    units: Units
+
+
+def from_grid(
+    grid: Grid, layout: str | None = None, frames: dict[tuple[int, int], _Frame] | None = None
+) -> Puzzle:
+    """Build and check a :class:`Puzzle` from a parsed grid (``frames``: layouts to share)."""
+    frame = frames.get(grid.shape) if frames is not None else None
+    if frame is None:
+        found, grid = _find_layout(grid, layout)
+        index, cell_rc = number_cells(found.mask)
+        frame = _Frame(found, index, cell_rc, build_units(found, index))
+        if frames is not None:
+            frames[grid.shape] = frame
+    _check_values(grid, frame.layout)
+    cell_rc = frame.cell_rc
     givens = grid.values[cell_rc[:, 0], cell_rc[:, 1]].astype(np.int32)
-    units = build_units(found, index)
-    puzzle = Puzzle(grid, found, index, cell_rc, givens, units)
+    puzzle = Puzzle(grid, frame.layout, frame.index, cell_rc, givens, frame.units)
     _check_givens(puzzle)
     return puzzle
 
@@ -211,6 +233,11 @@ def unit_name(layout: Layout, kind: int) -> str:
 def _check_givens(puzzle: Puzzle) -> None:
     """Two equal givens in one unit: name both cells."""
     units = puzzle.units
+    size = puzzle.size
+    if len(units.cells) == size * len(units):  # every unit has N cells: check all at once
+        ordered = np.sort(puzzle.givens[units.cells].reshape(-1, size), axis=1)
+        if not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > 0)).any():
+            return
     for u in range(len(units)):
         cells = units[u]
         vals = puzzle.givens[cells]
