@@ -378,8 +378,8 @@ def _parse_line(
     offset = len(text) - len(text.lstrip())
     size = LINE_LENGTHS[len(puzzle)] ** 2
     codes = np.frombuffer(puzzle.encode("utf-8"), dtype=np.uint8)
-    values = _line_table(alphabet)[codes] if len(codes) == len(puzzle) else codes[:0]
-    if len(values) != len(puzzle) or (values < 0).any():  # let the slow path name the culprit
+    values = _line_table(alphabet)[codes]
+    if len(codes) != len(puzzle) or (values < 0).any():  # let the slow path name the culprit
         values = np.empty(len(puzzle), dtype=np.int32)
         for i, ch in enumerate(puzzle):
             values[i] = _token_value(ch, alphabet, number, offset + i + 1, one_line=True)[0]
