@@ -1,0 +1,70 @@
+"""Layout-language goals (issue 4): jigsaw puzzles by the exact solver and by Metropolis.
+
+- Jigsaw 9×9 (the janko jigsaw puzzles): exact, whole ``solve_exact`` call, best of a few
+  runs, each solution checked and proved unique: ≤ 1 ms per puzzle.
+- Metropolis on the same puzzles: 20 seeds each, every run must reach the published solution.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from benchmarks._common import Goal, median, shared_data
+from ndoku.exact import solve_exact
+from ndoku.grid import parse
+from ndoku.metropolis import metropolis
+from ndoku.puzzle import Puzzle, read_puzzles
+from ndoku.verify import problems
+
+RUNS = 5
+SEEDS = 20
+
+
+def published(puzzle: Puzzle, path: Path) -> list[int]:
+    [grid] = parse(path.read_text())
+    return grid.values[puzzle.cell_rc[:, 0], puzzle.cell_rc[:, 1]].tolist()
+
+
+def main() -> list[Goal]:
+    folder = shared_data("janko/jigsaw")
+    pairs = []
+    for path in sorted(folder.glob("*.puzzle.txt")):
+        [puzzle] = read_puzzles(path)
+        pairs.append((puzzle, published(puzzle, Path(str(path).replace("puzzle", "solution")))))
+    solve_exact(pairs[0][0])  # load the kernels
+    exact_times, proved = [], 0
+    for puzzle, solution in pairs:
+        best = float("inf")
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            result = solve_exact(puzzle)
+            best = min(best, time.perf_counter() - start)
+        values = result.values
+        ok = values is not None and not problems(puzzle, values) and values.tolist() == solution
+        proved += bool(ok and result.unique)
+        exact_times.append(best)
+    chain_times, chain_solved = [], 0
+    for puzzle, solution in pairs:
+        for seed in range(SEEDS):
+            run = metropolis(puzzle, seed=seed, timeout=10.0)
+            chain_solved += run.solved and run.values.tolist() == solution
+            chain_times.append(run.seconds)
+    runs = SEEDS * len(pairs)
+    return [
+        Goal(
+            "jigsaw 9×9, exact (slowest puzzle, unique proved)",
+            max(exact_times) * 1e3,
+            1.0,
+            "ms",
+            detail=f"{proved}/{len(pairs)} proved unique and equal to the published solution",
+        ),
+        Goal(
+            "jigsaw 9×9, Metropolis solved over 20 seeds",
+            100.0 * chain_solved / runs,
+            100.0,
+            "%",
+            higher_is_better=True,
+            detail=f"median {median(chain_times) * 1e3:.1f} ms over {runs} runs",
+        ),
+    ]
