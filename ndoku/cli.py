@@ -289,7 +289,7 @@ def _jobs(requested: int | None, puzzles: int) -> int:
 
 
 @contextmanager
-def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
+def _progress(total: int, label: str = "solving") -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr for a batch, when stderr is a terminal."""
     if total < 2 or not sys.stderr.isatty():
         yield None
@@ -298,13 +298,13 @@ def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     columns = (
-        TextColumn("solving"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("solving", total=total, rate="")
+        task = bar.add_task(label, total=total, rate="")
         start = time.perf_counter()
 
         def advance(done: int) -> None:
@@ -505,6 +505,272 @@ def graph(file: str, layout: str | None, symbols: str | None, graphml: str | Non
         except OSError as exc:
             raise NdokuError(f"cannot write {graphml}: {exc.strerror or exc}") from None
         click.echo(f"wrote {Path(graphml)}")
+
+
+@main.command()
+@click.argument("layout")
+@click.option(
+    "--count",
+    "-n",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Puzzles to make; puzzle k uses seed SEED + k − 1.",
+)
+@click.option(
+    "--givens",
+    type=int,
+    default=None,
+    help="Stop removing at this many givens [default: remove every given that can go].",
+)
+@click.option(
+    "--difficulty",
+    type=click.Choice(["easy", "medium", "hard", "expert"]),
+    help="Draw solutions until the rating lands in this band (see 'ndoku rate').",
+)
+@click.option(
+    "--symmetry",
+    type=click.Choice(["none", "rotational", "mirror"]),
+    default="none",
+    show_default=True,
+    help="Pattern of the givens: rotational = a half turn of the canvas, mirror = left-right.",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds per puzzle; then the puzzle reached so far (still unique) is printed.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["grid", "line", "json"]),
+    default="grid",
+    show_default=True,
+    help="grid: the layout's shape with its headers; line: one line per puzzle (single "
+    "grids); json: one object per puzzle and line, with the solution and the rating.",
+)
+def generate(
+    layout: str,
+    count: int,
+    givens: int | None,
+    difficulty: str | None,
+    symmetry: str,
+    seed: int,
+    timeout: float,
+    fmt: str,
+) -> None:
+    """Make puzzles of LAYOUT (a name from 'ndoku layouts' or a layout file) with exactly
+    one solution.
+
+    A random solution is drawn, then givens are removed while the exact solver proves the
+    puzzle still unique. Each printed puzzle was read back, proved unique and its solution
+    checked. Exit status 1 when a puzzle misses what was asked (the number of givens, the
+    difficulty, or the timeout cut it short): it is printed all the same.
+    """
+    from ndoku.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
+    from ndoku.generate import generate as make
+
+    if givens is not None and difficulty is not None:
+        raise NdokuError("--givens and --difficulty exclude each other: ask for one")
+    empty = layout_puzzle(layout)
+    if fmt == "line":
+        puzzle_line(empty)  # refuses layouts a line cannot hold, before any work
+        for header in line_headers(empty, layout):
+            click.echo(header)
+    status = 0
+    with _progress(count, "generating") as progress:
+        for number in range(1, count + 1):
+            asked = seed + number - 1
+            command = _generate_command(layout, asked, givens, difficulty, symmetry)
+            try:
+                made = make(
+                    empty,
+                    givens=givens,
+                    difficulty=difficulty,
+                    symmetry=symmetry,
+                    seed=asked,
+                    timeout=timeout,
+                    command=command,
+                )
+            except GenerateTimeout as exc:
+                click.echo(f"ndoku: {layout}: seed {asked}: {exc}", err=True)
+                status = EXIT_UNSOLVED
+                continue
+            if not made.reached:
+                click.echo(f"ndoku: {layout}: seed {asked}: {_missed(made, givens)}", err=True)
+                status = EXIT_UNSOLVED
+            if fmt == "json":
+                record: dict[str, Any] = {"layout": layout, "seed": asked}
+                record |= {"givens": made.givens, "target": givens, "difficulty": difficulty}
+                record |= {"symmetry": symmetry, "stop": made.stop, "reached": made.reached}
+                record |= {"attempts": made.attempts, "seconds": round(made.seconds, 6)}
+                record["puzzle"] = made.text
+                record["solution"] = made.puzzle.text(made.solution).rstrip("\n")
+                record["rating"] = made.rating.record()
+                click.echo(json.dumps(record))
+            elif fmt == "line":
+                click.echo(puzzle_line(made.puzzle))
+            else:
+                click.echo(("\n" if number > 1 else "") + made.text, nl=False)
+            if progress is not None:
+                progress(number)
+    if status:
+        raise Failure(status)
+
+
+def _generate_command(
+    layout: str, seed: int, givens: int | None, difficulty: str | None, symmetry: str
+) -> str:
+    """The command that makes this one puzzle again (for the comment line)."""
+    words = ["ndoku generate", layout, f"--seed {seed}"]
+    if givens is not None:
+        words.append(f"--givens {givens}")
+    if difficulty is not None:
+        words.append(f"--difficulty {difficulty}")
+    if symmetry != "none":
+        words.append(f"--symmetry {symmetry}")
+    return " ".join(words)
+
+
+def _missed(made: Any, givens: int | None) -> str:
+    """Why a generated puzzle is not what was asked."""
+    if made.stop == "timeout":
+        return (
+            f"the timeout stopped the work at {made.givens} givens (the puzzle is unique and "
+            "printed); a longer --timeout gets further"
+        )
+    if made.stop == "attempts":
+        return (
+            f"no puzzle landed in the band in {made.attempts} attempts; the closest is printed "
+            f"(rated {made.rating.level})"
+        )
+    return (
+        f"stopped at {made.givens} givens, above the {givens} asked: no remaining given (or "
+        "symmetric pair) can go without losing uniqueness"
+    )
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option(
+    "--chains",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="Metropolis chains (seeds 0, 1, …) for the second opinion; 0 runs none.",
+)
+@click.option(
+    "--max-proposals",
+    type=click.IntRange(min=1),
+    default=100_000_000,
+    show_default=True,
+    help="Proposals each chain may run.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds for each exact search; a chain runs at most 10 s.",
+)
+@puzzle_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one line per puzzle; json: one object per puzzle and line.",
+)
+def rate(
+    files: tuple[str, ...],
+    chains: int,
+    max_proposals: int,
+    timeout: float,
+    layout: str | None,
+    symbols: str | None,
+    fmt: str,
+) -> None:
+    """Rate the puzzles in FILES: easy (naked singles solve it), medium (hidden singles
+    too), hard (the exact solver guesses, at most 10 times) or expert (more guesses).
+
+    Each line gives the level, the score (0 easy, 1 medium, 2 + log2(1 + guesses) beyond),
+    what it took, and the Metropolis opinion: the median proposals of the chains. Exit status
+    1 when a puzzle could not be rated (no solution, several, or the search hit --timeout).
+    """
+    from ndoku.rate import LEVELS
+    from ndoku.rate import rate as rate_puzzle
+
+    status = 0
+    for path, puzzles in _read_all(files, symbols, layout):
+        if puzzles is None:
+            status = max(status, EXIT_BAD_INPUT)
+            continue
+        if len(files) > 1 and fmt == "text":
+            click.echo(f"# {path}")
+        ratings = []
+        with _progress(len(puzzles), "rating") as progress:
+            for number, puzzle in enumerate(puzzles, start=1):
+                start = time.perf_counter()
+                rating = rate_puzzle(
+                    puzzle, chains=chains, max_proposals=max_proposals, timeout=timeout
+                )
+                ratings.append(rating)
+                if rating.level is None:
+                    status = max(status, EXIT_UNSOLVED)
+                if fmt == "json":
+                    record: dict[str, Any] = {"file": path}
+                    if len(puzzles) > 1:
+                        record["puzzle"] = number
+                    record |= rating.record()
+                    record["seconds"] = round(time.perf_counter() - start, 6)
+                    click.echo(json.dumps(record))
+                else:
+                    click.echo(_rating_line(rating))
+                if progress is not None:
+                    progress(number)
+        if len(puzzles) > 1:
+            levels = [r.level for r in ratings]
+            parts = [f"{levels.count(level)} {level}" for level in LEVELS]
+            unrated = levels.count(None)
+            parts += [f"{unrated} not rated"] if unrated else []
+            scores = sorted(r.score for r in ratings if r.score is not None)
+            median = f"; median score {scores[len(scores) // 2]:.2f}" if scores else ""
+            click.echo(
+                f"ndoku: {path}: {len(puzzles)} puzzles: {', '.join(parts)}{median}", err=True
+            )
+        if len(files) > 1 and fmt == "text":
+            click.echo()
+    if status:
+        raise Failure(status)
+
+
+def _rating_line(rating: Any) -> str:
+    """``hard    3.58  2 guesses, 5 nodes; chains 1,234,567 proposals (3/3 solved)``."""
+    if rating.level is None:
+        why = {
+            "multiple": "more than one solution",
+            "none": "no solution",
+            "limit": "the exact search hit the timeout",
+        }[rating.status]
+        return f"not rated: {why}"
+    if rating.level == "easy":
+        how = f"naked singles, {rating.rounds} rounds"
+    elif rating.level == "medium":
+        how = f"naked and hidden singles, {rating.rounds} rounds"
+    else:
+        how = f"{rating.guesses:,} guesses, {rating.nodes:,} nodes"
+    line = f"{rating.level:<7} {rating.score:5.2f}  {how}"
+    if rating.chains:
+        bound = "≥" if rating.at_least else ""
+        line += (
+            f"; chains {bound}{rating.proposals:,} proposals ({rating.chains_solved}/"
+            f"{rating.chains} solved)"
+        )
+    return line
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,574 @@
+"""Making puzzles: a random solution, then givens taken away while exactly one solution remains.
+
+Glossary
+--------
+layout puzzle
+    The empty puzzle of a layout (every cell 0): what a layout file reads as.
+solution
+    Stage one: a random complete grid of the layout. The exact solver completes a few random
+    peer-consistent values (a tenth of the cells) and the symbols are relabelled at random;
+    when that fails a few times (jigsaw regions make the search thrash), a Metropolis chain
+    started from the empty layout finds one.
+group
+    Cells whose givens are removed together: one cell, or a cell and its image under the
+    asked symmetry (``rotational``: a half turn of the canvas; ``mirror``: left-right).
+removal
+    Stage two: the groups, in random order, each tried once; a group goes when the puzzle
+    without it is still proved unique by the exact solver (and, for a difficulty, stays in
+    its band). A group that fails once fails for good: fewer givens never make a puzzle
+    unique again. The checks run in batches: while most removals succeed, a batch tries
+    longer and longer prefixes of the queue; once most fail, it tries groups side by side.
+target
+    The number of givens asked for; groups that would go below it are kept.
+band
+    A difficulty level of :mod:`ndoku.rate`. Easy and medium puzzles are thinned while the
+    rating propagator (naked singles; then hidden singles too) still solves them, hard ones
+    while the exact solver needs at most ``EXPERT_GUESSES`` guesses, expert ones while unique;
+    an attempt whose result lands outside the band is started again from a new solution.
+
+Every puzzle returned has been written as text, read back, proved unique by the exact solver
+and its solution checked by :func:`ndoku.verify.verify`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.errors import NdokuError, VerificationError
+from ndoku.exact import DEFAULT_TIMEOUT, solve_exact, solve_many
+from ndoku.grid import DIGITS, HEADER_KEYS, LINE_LENGTHS
+from ndoku.layout import available_layouts, load_layout
+from ndoku.metropolis import metropolis
+from ndoku.puzzle import Puzzle, read_puzzles
+from ndoku.rate import EXPERT_GUESSES, LEVELS, Rating, rate, singles
+from ndoku.verify import verify
+
+IntArray = NDArray[np.int32]
+
+SYMMETRIES = ("none", "rotational", "mirror")
+#: Solutions tried per puzzle when a difficulty is asked (each thinned, then rated).
+MAX_ATTEMPTS = 100
+#: Stage one: share of cells given random values before the exact solver completes them,
+#: tries before falling back on the chain, and the search's node cap per cell.
+SCATTER = 0.1
+EXACT_TRIES = 3
+SOLUTION_NODES_PER_CELL = 4
+#: A removal check that searches more nodes than this is counted as failed (the group stays).
+CHECK_NODES = 2000
+#: Largest batch of removal checks in one exact-solver call.
+MAX_BATCH = 32
+
+
+class GenerateTimeout(NdokuError):
+    """The time ran out before any solution of the layout was found."""
+
+
+@dataclass(frozen=True, eq=False)
+class Generated:
+    """A generated puzzle, proved unique and with its verified solution.
+
+    Attributes
+    ----------
+    puzzle : Puzzle
+        The puzzle as read back from ``text``.
+    text : str
+        The puzzle in the layout's own shape, with the layout's headers and maps and a
+        comment line saying how it was made: ``ndoku solve`` reads it as the same layout.
+    solution : ndarray of int32
+    rating : Rating
+    seed : int
+    stop : str
+        ``target`` (the asked number of givens), ``minimal`` (no group could go: every
+        remaining given is needed, or its check hit ``CHECK_NODES``), ``level`` (the asked
+        difficulty), ``attempts`` (no attempt landed in the band) or ``timeout``.
+    reached : bool
+        Whether what was asked (a number of givens, a difficulty, or a minimal puzzle) was
+        reached.
+    attempts : int
+        Solutions drawn (more than one only for a difficulty).
+    seconds : float
+    """
+
+    puzzle: Puzzle
+    text: str
+    solution: IntArray
+    rating: Rating
+    seed: int
+    stop: str
+    reached: bool
+    attempts: int
+    seconds: float
+
+    @property
+    def givens(self) -> int:
+        """Number of givens."""
+        return int((self.puzzle.givens > 0).sum())
+
+
+def layout_puzzle(layout: str) -> Puzzle:
+    """The empty puzzle of a layout: a name from ``ndoku layouts`` or a layout file.
+
+    >>> p = layout_puzzle("samurai")
+    >>> p.n_cells, p.layout.name, int(p.givens.sum())
+    (369, 'samurai', 0)
+    """
+    if Path(layout).is_file():
+        puzzles = read_puzzles(layout)
+    else:
+        load_layout(layout)  # an unknown name: the error lists the known ones
+        puzzles = read_puzzles(available_layouts()[layout], layout=layout)
+    if len(puzzles) != 1:
+        raise NdokuError(f"{layout} holds {len(puzzles)} puzzles; a layout is one empty grid")
+    [puzzle] = puzzles
+    given = int((puzzle.givens > 0).sum())
+    if given:
+        raise NdokuError(
+            f"{layout} has {given} givens; a layout is an empty grid (0 for each cell, "
+            ". where none is)"
+        )
+    return puzzle
+
+
+def minimum_givens(puzzle: Puzzle) -> int:
+    """The fewest givens a unique puzzle can have by the bound ndoku uses: N − 1.
+
+    With two symbols missing from the givens, swapping them in a solution gives another.
+
+    >>> minimum_givens(layout_puzzle("9x9"))
+    8
+    """
+    return puzzle.size - 1
+
+
+def symmetry_groups(puzzle: Puzzle, symmetry: str = "none") -> list[IntArray]:
+    """The cells removed together: singletons, or a cell with its image under ``symmetry``.
+
+    Raises :class:`~ndoku.errors.NdokuError` when the layout lacks the symmetry: its shape,
+    boxes or regions, or extra units change under it.
+
+    >>> [g.tolist() for g in symmetry_groups(layout_puzzle("4x4"), "rotational")][:2]
+    [[0, 15], [1, 14]]
+    >>> symmetry_groups(layout_puzzle("twodoku"), "mirror")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.NdokuError: layout twodoku has no mirror symmetry: its shape changes under ...
+    """
+    if symmetry not in SYMMETRIES:
+        raise NdokuError(f"unknown symmetry {symmetry!r} (known: {', '.join(SYMMETRIES)})")
+    cells = np.arange(puzzle.n_cells, dtype=np.int32)
+    if symmetry == "none":
+        return [cells[i : i + 1] for i in range(puzzle.n_cells)]
+    rows, cols = puzzle.index.shape
+    r, c = puzzle.cell_rc[:, 0], puzzle.cell_rc[:, 1]
+    turn = "a half turn" if symmetry == "rotational" else "a left-right mirror"
+    image = puzzle.index[rows - 1 - r, cols - 1 - c] if symmetry == "rotational" else None
+    if image is None:
+        image = puzzle.index[r, cols - 1 - c]
+    name = puzzle.layout.name or puzzle.source
+    if (image < 0).any():
+        raise NdokuError(
+            f"layout {name} has no {symmetry} symmetry: its shape changes under {turn}"
+        )
+    units = puzzle.units
+    own = {frozenset(units[u].tolist()) for u in range(len(units))}
+    moved = {frozenset(image[units[u]].tolist()) for u in range(len(units))}
+    if own != moved:
+        raise NdokuError(
+            f"layout {name} has no {symmetry} symmetry: its boxes, regions or extra units "
+            f"change under {turn}"
+        )
+    return [
+        np.unique([cell, image[cell]]).astype(np.int32) for cell in cells if cell <= image[cell]
+    ]
+
+
+# --- stage one: a random solution ---------------------------------------------------------
+
+
+def random_solution(puzzle: Puzzle, rng: np.random.Generator, deadline: float) -> IntArray | None:
+    """A random complete grid of the layout, or None when ``deadline`` passes first.
+
+    >>> p = layout_puzzle("samurai")
+    >>> values = random_solution(p, np.random.default_rng(1), time.perf_counter() + 60)
+    >>> verify(p, values)  # no error: every unit holds every symbol once
+    """
+    empty = np.zeros(puzzle.n_cells, dtype=np.int32)
+    nodes = SOLUTION_NODES_PER_CELL * puzzle.n_cells + 1000
+    for _ in range(EXACT_TRIES):
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return None
+        seeds = _scatter(puzzle, rng)
+        found = solve_exact(puzzle, givens=seeds, limit=1, max_nodes=nodes, timeout=left)
+        if found.values is not None:
+            relabel = np.concatenate([[0], rng.permutation(puzzle.size) + 1]).astype(np.int32)
+            return relabel[found.values]
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        return None
+    chain = metropolis(puzzle, seed=int(rng.integers(2**31)), timeout=left, givens=empty)
+    return chain.values if chain.solved else None
+
+
+def _scatter(puzzle: Puzzle, rng: np.random.Generator) -> IntArray:
+    """Random values on a random tenth of the cells, none equal to a peer's."""
+    ptr, peers = puzzle.peers
+    values = np.zeros(puzzle.n_cells, dtype=np.int32)
+    symbols = np.arange(1, puzzle.size + 1, dtype=np.int32)
+    count = max(1, int(SCATTER * puzzle.n_cells))
+    for cell in rng.permutation(puzzle.n_cells)[:count]:
+        free = np.setdiff1d(symbols, values[peers[ptr[cell] : ptr[cell + 1]]])
+        if len(free):
+            values[cell] = rng.choice(free)
+    return values
+
+
+# --- stage two: removing givens -----------------------------------------------------------
+
+
+def thin(
+    puzzle: Puzzle,
+    givens: IntArray,
+    order: Sequence[IntArray],
+    *,
+    target: int = 0,
+    max_guesses: int | None = None,
+    deadline: float = float("inf"),
+) -> tuple[IntArray, str]:
+    """Remove the groups of ``order`` that keep the puzzle unique: (givens, stop).
+
+    ``givens`` must be a unique puzzle (a full solution is). A group goes only when the
+    exact solver proves the puzzle without it unique, within ``CHECK_NODES`` nodes and,
+    with ``max_guesses``, with at most that many guesses. Stops at ``target`` givens
+    (``stop`` is ``target``), when every group was tried (``minimal``) or at ``deadline``
+    (``timeout``).
+
+    >>> p = layout_puzzle("4x4")
+    >>> full = random_solution(p, np.random.default_rng(0), float("inf"))
+    >>> givens, stop = thin(p, full, symmetry_groups(p))
+    >>> stop, solve_exact(p, givens=givens).unique
+    ('minimal', True)
+    """
+    givens = givens.copy()
+    count = int((givens > 0).sum())
+    queue = deque(order)
+    success = 0.9  # running share of checks that let their group go
+    while queue:
+        if count <= target:
+            return givens, "target"
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return givens, "timeout"
+        prefix = success >= 0.5
+        # Expected checks until the outcome changes, plus one.
+        odds = success / (1 - success) if prefix else (1 - success) / success
+        size = max(1, min(MAX_BATCH, int(odds) + 1))
+        picked: list[IntArray] = []
+        taken = 0
+        while queue and len(picked) < size:
+            group = queue.popleft()
+            if len(group) > count - target:
+                continue  # would go below the target, now and later
+            if prefix and taken + len(group) > count - target:
+                queue.appendleft(group)
+                break
+            picked.append(group)
+            taken += len(group)
+        if not picked:
+            break
+        rows = np.repeat(givens[None, :], len(picked), axis=0)
+        for i, group in enumerate(picked):
+            if prefix:
+                rows[i:, group] = 0  # row i lacks every group up to i
+            else:
+                rows[i, group] = 0
+        batch = solve_many(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=left)
+        results = list(batch)
+        ok = [
+            r.unique is True and (max_guesses is None or r.guesses <= max_guesses) for r in results
+        ]
+        timed_out = any(r.stop == "timeout" for r in results)
+        if prefix:
+            passed = ok.index(False) if False in ok else len(ok)
+            if passed:
+                givens = rows[passed - 1].copy()
+                count -= sum(len(g) for g in picked[:passed])
+            # the first failure stays for good; the rest were not tried on these givens
+            queue.extendleft(reversed(picked[passed + 1 :]))
+            outcomes = [1.0] * passed + [0.0] * (passed < len(ok))
+        else:
+            first = ok.index(True) if True in ok else len(ok)
+            if first < len(ok):
+                givens = rows[first].copy()
+                count -= len(picked[first])
+            # failures stay for good; later successes were tried on the old givens
+            later = zip(picked[first + 1 :], ok[first + 1 :], strict=True)
+            queue.extendleft(reversed([group for group, good in later if good]))
+            outcomes = [float(good) for good in ok]
+        for outcome in outcomes:
+            success = 0.75 * success + 0.25 * outcome
+        success = min(max(success, 0.02), 0.98)
+        if timed_out:
+            return givens, "timeout"
+    return givens, "target" if count <= target else "minimal"
+
+
+def thin_singles(
+    puzzle: Puzzle,
+    givens: IntArray,
+    order: Sequence[IntArray],
+    *,
+    hidden: bool,
+    deadline: float = float("inf"),
+) -> tuple[IntArray, str]:
+    """Remove the groups of ``order`` that leave the puzzle solved by singles: (givens, stop).
+
+    Naked singles only, or naked and hidden singles when ``hidden``; a puzzle singles solve
+    is unique, so no search is needed. ``stop`` is ``minimal`` or ``timeout``.
+
+    >>> p = layout_puzzle("9x9")
+    >>> full = random_solution(p, np.random.default_rng(0), float("inf"))
+    >>> givens, stop = thin_singles(p, full, symmetry_groups(p), hidden=False)
+    >>> stop, singles(p, givens, hidden=False).solved
+    ('minimal', True)
+    """
+    givens = givens.copy()
+    for i, group in enumerate(order):
+        if i % 64 == 0 and time.perf_counter() > deadline:
+            return givens, "timeout"
+        trial = givens.copy()
+        trial[group] = 0
+        if singles(puzzle, trial, hidden=hidden).solved:
+            givens = trial
+    return givens, "minimal"
+
+
+# --- the whole generator --------------------------------------------------------------------
+
+
+def generate(
+    layout: Puzzle,
+    *,
+    givens: int | None = None,
+    difficulty: str | None = None,
+    symmetry: str = "none",
+    seed: int = 0,
+    timeout: float = DEFAULT_TIMEOUT,
+    command: str | None = None,
+) -> Generated:
+    """Generate one puzzle of a layout with a unique solution.
+
+    Parameters
+    ----------
+    layout : Puzzle
+        The empty layout (:func:`layout_puzzle`).
+    givens : int, optional
+        Stop removing at this many givens (default: remove all that can go).
+    difficulty : str, optional
+        One of :data:`ndoku.rate.LEVELS`: draw solutions until a puzzle lands in that band
+        (at most ``MAX_ATTEMPTS``). Excludes ``givens``.
+    symmetry : str
+        ``none``, ``rotational`` or ``mirror``: the pattern of givens.
+    seed : int
+        Same seed, same puzzle (unless the timeout cuts the work short).
+    timeout : float
+        Seconds; when they run out, the puzzle reached so far is returned (``stop`` is
+        ``timeout``), or :class:`GenerateTimeout` is raised when no solution was found yet.
+    command : str, optional
+        How the puzzle was asked for, for the comment line of ``text``.
+
+    Raises
+    ------
+    ndoku.errors.NdokuError
+        A target outside ``minimum_givens .. cells``, an unknown difficulty or symmetry, a
+        symmetry the layout lacks, both ``givens`` and ``difficulty``.
+
+    Examples
+    --------
+    >>> made = generate(layout_puzzle("9x9"), seed=3)
+    >>> made.stop, made.reached, made.rating.status
+    ('minimal', True, 'unique')
+    >>> generate(layout_puzzle("9x9"), seed=3).text == made.text
+    True
+    >>> generate(layout_puzzle("9x9"), difficulty="easy", seed=3).rating.level
+    'easy'
+    """
+    start = time.perf_counter()
+    _check_arguments(layout, givens, difficulty, seed, timeout)
+    groups = symmetry_groups(layout, symmetry)
+    deadline = start + timeout
+    rng = np.random.default_rng(seed)
+    target = 0 if givens is None else givens
+    best: tuple[IntArray, IntArray, Rating, str] | None = None
+    attempts = 0
+    while attempts < (MAX_ATTEMPTS if difficulty else 1):
+        solution = random_solution(layout, rng, deadline)
+        if solution is None:
+            break
+        attempts += 1
+        order = [groups[i] for i in rng.permutation(len(groups))]
+        if difficulty in ("easy", "medium"):
+            found, stop = thin_singles(
+                layout, solution, order, hidden=difficulty == "medium", deadline=deadline
+            )
+        else:
+            limit = EXPERT_GUESSES if difficulty == "hard" else None
+            found, stop = thin(
+                layout, solution, order, target=target, max_guesses=limit, deadline=deadline
+            )
+        rating = rate(layout, found, timeout=max(deadline - time.perf_counter(), 1.0))
+        if best is None or _distance(rating, difficulty) < _distance(best[2], difficulty):
+            best = (found, solution, rating, stop)
+        if stop == "timeout" or _distance(rating, difficulty) == 0:
+            break
+    if best is None:
+        raise GenerateTimeout(f"no solution of the layout found within {timeout:g} s")
+    found, solution, rating, stop = best
+    if difficulty is not None and stop != "timeout":
+        stop = "level" if rating.level == difficulty else "attempts"
+    reached = stop in ("target", "level") or (stop == "minimal" and givens is None)
+    text = puzzle_text(layout, found, _comment(command, found, rating))
+    puzzle, rating = _proved(layout, text, found, solution)
+    return Generated(
+        puzzle, text, solution, rating, seed, stop, reached, attempts, time.perf_counter() - start
+    )
+
+
+def _check_arguments(
+    layout: Puzzle, givens: int | None, difficulty: str | None, seed: int, timeout: float
+) -> None:
+    if givens is not None and difficulty is not None:
+        raise NdokuError("ask for a number of givens or for a difficulty, not both")
+    if difficulty is not None and difficulty not in LEVELS:
+        raise NdokuError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
+    if seed < 0:
+        raise NdokuError(f"seed must be 0 or more, got {seed}")
+    if not (timeout > 0):
+        raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")
+    if givens is None:
+        return
+    low = minimum_givens(layout)
+    if givens < low:
+        raise NdokuError(
+            f"{givens} givens cannot make a unique puzzle: with N = {layout.size} symbols a "
+            f"unique puzzle needs at least N − 1 = {low} givens (two symbols missing from the "
+            "givens could be swapped in any solution)"
+        )
+    if givens > layout.n_cells:
+        raise NdokuError(f"{givens} givens is more than the {layout.n_cells} cells of the layout")
+
+
+def _distance(rating: Rating, difficulty: str | None) -> int:
+    """How many levels a rating is from the asked one (0 when none was asked)."""
+    if difficulty is None:
+        return 0
+    if rating.level is None:
+        return len(LEVELS)
+    return abs(LEVELS.index(rating.level) - LEVELS.index(difficulty))
+
+
+def _comment(command: str | None, givens: IntArray, rating: Rating) -> str:
+    count = int((givens > 0).sum())
+    level = f"{rating.level} (score {rating.score:.2f})" if rating.score is not None else "unrated"
+    return f"{command + ': ' if command else ''}{count} givens, {level}"
+
+
+def _proved(
+    layout: Puzzle, text: str, givens: IntArray, solution: IntArray
+) -> tuple[Puzzle, Rating]:
+    """Read ``text`` back, prove it unique and check its solution: the puzzle and rating."""
+    [puzzle] = read_puzzles(text=text)
+    same = np.array_equal(puzzle.units.ptr, layout.units.ptr) and np.array_equal(
+        puzzle.units.cells, layout.units.cells
+    )
+    if not same or not np.array_equal(puzzle.givens, givens):
+        raise VerificationError("a generated puzzle does not read back as written")
+    rating = rate(puzzle, timeout=DEFAULT_TIMEOUT)
+    if rating.status != "unique" or rating.values is None:
+        raise VerificationError(f"a generated puzzle is not unique ({rating.status})")
+    verify(puzzle, rating.values)
+    if not np.array_equal(rating.values, solution):
+        raise VerificationError("a generated puzzle's solution is not the one it was made from")
+    return puzzle, rating
+
+
+# --- text ------------------------------------------------------------------------------------
+
+
+def puzzle_text(puzzle: Puzzle, values: IntArray | None = None, comment: str | None = None) -> str:
+    """Values in the layout's own shape, with its headers and maps (and a comment line).
+
+    >>> print(puzzle_text(layout_puzzle("6x6"), comment="empty"), end="")
+    # empty
+    # box: 2x3
+    0 0 0 0 0 0
+    0 0 0 0 0 0
+    0 0 0 0 0 0
+    0 0 0 0 0 0
+    0 0 0 0 0 0
+    0 0 0 0 0 0
+    """
+    grid = puzzle.grid
+    lines = [f"# {comment}"] if comment else []
+    for key in HEADER_KEYS:
+        lines += [f"# {key}: {header.value}" for header in grid.headers.get(key, ())]
+    text = "".join(line + "\n" for line in lines) + puzzle.text(values)
+    for block in grid.extra:
+        text += "\n" + "".join(line + "\n" for _, line in block.lines)
+    return text
+
+
+def line_headers(puzzle: Puzzle, layout: str) -> list[str]:
+    """Header lines a file of one-line puzzles of this layout needs to read back as it.
+
+    >>> line_headers(layout_puzzle("9x9"), "9x9"), line_headers(layout_puzzle("xsudoku"), "xsudoku")
+    ([], ['# layout: xsudoku'])
+    """
+    headers = puzzle.grid.headers
+    lines = [f"# symbols: {h.value}" for h in headers.get("symbols", ())]
+    named = headers.get("layout", ())
+    if named:
+        lines.append(f"# layout: {named[0].value}")
+    elif puzzle.grid.extra or any(key in headers for key in ("subgrids", "box", "extra", "unit")):
+        lines.append(f"# layout: {layout}")
+    return lines
+
+
+def puzzle_line(puzzle: Puzzle, values: IntArray | None = None) -> str:
+    """The puzzle as one line (``.`` for empty cells), for single grids of n⁴ cells.
+
+    >>> puzzle_line(layout_puzzle("4x4"))
+    '................'
+    >>> puzzle_line(layout_puzzle("samurai"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.NdokuError: the line format holds one grid; samurai has 5 sub-grids ...
+    """
+    layout = puzzle.layout
+    name = layout.name or puzzle.source
+    if len(layout.corners) > 1:
+        raise NdokuError(
+            f"the line format holds one grid; {name} has {len(layout.corners)} sub-grids "
+            "(use grid or json)"
+        )
+    if puzzle.n_cells not in LINE_LENGTHS:
+        lengths = ", ".join(str(k) for k in LINE_LENGTHS)
+        raise NdokuError(
+            f"the line format holds n⁴ cells ({lengths}); {name} has {puzzle.n_cells} "
+            "(use grid or json)"
+        )
+    alphabet = puzzle.grid.style.alphabet or DIGITS[1:]
+    if puzzle.size > len(alphabet):
+        raise NdokuError(
+            f"the line format writes one character per symbol; {name} has {puzzle.size} "
+            "symbols (use grid or json)"
+        )
+    shown = puzzle.givens if values is None else values
+    return "".join(alphabet[v - 1] if v else "." for v in shown.tolist())
