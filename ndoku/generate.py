@@ -289,7 +289,8 @@ def thin(
                 rows[i:, group] = 0  # row i lacks every group up to i
             else:
                 rows[i, group] = 0
-        batch = solve_many(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=left)
+        share = left / len(rows)  # the timeout is per check
+        batch = solve_many(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=share)
         results = list(batch)
         ok = [
             r.unique is True and (max_guesses is None or r.guesses <= max_guesses) for r in results
