@@ -46,8 +46,16 @@ from ndoku.puzzle import Puzzle
 IntArray = NDArray[np.int32]
 PairArray = NDArray[np.uint32]
 
-#: Default temperature by N (symbols per unit), from measurements (see benchmarks/).
-DEFAULT_TEMPERATURES = {4: 0.25, 9: 0.25, 16: 0.3, 25: 0.22, 36: 0.2, 49: 0.2}
+#: Default temperature of a single grid by N (symbols per unit), from the sweep recorded in
+#: benchmarks/bench_metropolis.py; 49 is extrapolated (no 49×49 puzzle was measured). Other
+#: sizes (6, 8, 10, 12 …, rectangular boxes) take the entry of the nearest N below.
+BASE_TEMPERATURES = {4: 0.3, 9: 0.3, 16: 0.3, 25: 0.25, 36: 0.25, 49: 0.25}
+#: Interlocked grids whose cells lie in more units want a hotter chain (a swap there changes
+#: more units): above OVERLAP_START energy units per cell, T grows by OVERLAP_SLOPE of itself
+#: per unit per cell. A line through the measured best of Samurai (2.2 → 0.3) and butterfly
+#: (3.0 → 0.45); windmill, sumo, shogun and sohei (2.25-2.43) fall between.
+OVERLAP_START = 2.2
+OVERLAP_SLOPE = 0.625
 DEFAULT_MAX_PROPOSALS = 10_000_000_000
 DEFAULT_TIMEOUT = 60.0
 #: Columns of ``masks``.
@@ -62,13 +70,32 @@ _TWO = np.uint64(2)
 _A = np.uint64(3)  # column of a pair's first changed unit of a (of b: _A + width)
 
 
-def default_temperature(size: int) -> float:
+def default_temperature(size: int, units_per_cell: float = 2.0) -> float:
     """The default temperature for sub-grids of ``size`` symbols.
 
-    >>> default_temperature(9)
-    0.25
+    ``units_per_cell``: energy units (rows and columns) per cell on average, 2 for a single
+    grid, more where sub-grids overlap (:func:`units_per_cell`).
+
+    >>> default_temperature(9), default_temperature(9, 2.2), default_temperature(9, 3.0)
+    (0.3, 0.3, 0.45)
+    >>> default_temperature(25), default_temperature(30)
+    (0.25, 0.25)
     """
-    return DEFAULT_TEMPERATURES.get(size, 0.2)
+    base = BASE_TEMPERATURES[max((n for n in BASE_TEMPERATURES if n <= size), default=4)]
+    return round(base * (1 + OVERLAP_SLOPE * max(0.0, units_per_cell - OVERLAP_START)), 4)
+
+
+def units_per_cell(puzzle: Puzzle) -> float:
+    """Energy units (every unit but the boxes) per cell, on average over the puzzle's cells.
+
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
+    >>> units_per_cell(p)  # a row and a column
+    2.0
+    """
+    units = puzzle.units
+    lengths = np.diff(units.ptr)[units.kind != BOX]
+    return float(lengths.sum()) / puzzle.n_cells
 
 
 @dataclass(frozen=True)
@@ -223,7 +250,7 @@ def metropolis(
     ----------
     puzzle : Puzzle
     temperature : float, optional
-        Default :func:`default_temperature` of the puzzle's size.
+        Default :func:`default_temperature` of the puzzle's size and units per cell.
     seed : int
         0 or more. Same seed, same chain, same result.
     max_proposals : int
@@ -247,7 +274,8 @@ def metropolis(
     >>> r.solved, r.energy, r.stop
     (True, 0, 'solved')
     """
-    temperature = default_temperature(puzzle.size) if temperature is None else temperature
+    if temperature is None:
+        temperature = default_temperature(puzzle.size, units_per_cell(puzzle))
     _check_arguments(temperature, seed, max_proposals, timeout)
     system = box_swap_system(puzzle, givens)
     values = initial_state(system, seed)
