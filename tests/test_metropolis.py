@@ -17,12 +17,14 @@ from ndoku.metropolis import (
     initial_state,
     metropolis,
     unit_counts,
+    units_per_cell,
 )
 from ndoku.peers import BOX
 from ndoku.puzzle import Puzzle, read_puzzles
 from ndoku.verify import problems
 
 DATA = Path(__file__).parent / "data"
+LAYOUTS = Path(__file__).parent.parent / "layouts"
 SAMURAI = DATA / "samurai" / "jss_ezSamurai.txt"
 NINE = DATA / "sudoku9" / "kaggle_bryanpark_first69.txt"
 # Conflict-free givens, one free cell per box, and both forced fills break a row: no move helps.
@@ -188,6 +190,25 @@ def test_best_state_has_the_best_energy() -> None:
     assert 0 < result.best_at <= result.proposals
     assert naive_energy(puzzle, result.best_values) == result.best_energy
     assert naive_energy(puzzle, result.values) == result.energy
+
+
+@pytest.mark.parametrize(
+    ("path", "units", "temperature"),
+    [
+        (DATA / "sudoku9" / "norvig_easy50.txt", 2.0, 0.3),
+        (SAMURAI, 810 / 369, 0.3),  # 5 grids × 18 rows and columns × 9 cells
+        (DATA / "janko" / "butterfly" / "2_12x12.puzzle.txt", 3.0, 0.45),  # 4 grids, 144 cells
+        (DATA / "janko" / "16x16" / "301_16x16.puzzle.txt", 2.0, 0.3),
+        (LAYOUTS / "25x25.txt", 2.0, 0.25),  # the empty template
+    ],
+)
+def test_default_temperature_follows_size_and_overlap(
+    path: Path, units: float, temperature: float
+) -> None:
+    puzzle = read_puzzles(path)[0]
+    assert units_per_cell(puzzle) == pytest.approx(units)
+    result = metropolis(puzzle, seed=0, max_proposals=10)
+    assert result.temperature == temperature
 
 
 def test_max_proposals_stops_the_chain() -> None:
