@@ -18,7 +18,8 @@ changed units
     The energy units that hold one cell of a pair but not the other: only their counts change
     in a swap (a unit holding both keeps its symbols). The *pair table* lists them per pair.
 temperature
-    T: a move that raises the energy by ΔE is accepted with probability exp(−ΔE/T).
+    T: a move that raises the energy by ΔE is accepted with probability exp(−ΔE/T). The
+    default (:func:`default_temperature`) depends on N and on how much sub-grids overlap.
 counts, seen, repeated
     ``counts[u, s]``: how many cells of energy unit ``u`` hold symbol ``s``; bit ``s`` of
     ``masks[u, SEEN]`` is set when that count is at least 1, of ``masks[u, REPEATED]`` when it
