@@ -762,7 +762,8 @@ def _rating_line(rating: Any) -> str:
     elif rating.level == "medium":
         how = f"naked and hidden singles, {rating.rounds} rounds"
     else:
-        how = f"{rating.guesses:,} guesses, {rating.nodes:,} nodes"
+        guesses = f"{rating.guesses:,} guess" + ("" if rating.guesses == 1 else "es")
+        how = f"{guesses}, {rating.nodes:,} nodes"
     line = f"{rating.level:<7} {rating.score:5.2f}  {how}"
     if rating.chains:
         bound = "≥" if rating.at_least else ""

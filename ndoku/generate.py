@@ -5,10 +5,11 @@ Glossary
 layout puzzle
     The empty puzzle of a layout (every cell 0): what a layout file reads as.
 solution
-    Stage one: a random complete grid of the layout. The exact solver completes a few random
-    peer-consistent values (a tenth of the cells) and the symbols are relabelled at random;
-    when that fails a few times (jigsaw regions make the search thrash), a Metropolis chain
-    started from the empty layout finds one.
+    Stage one: a random complete grid of the layout. The exact solver completes random
+    peer-consistent values on ``SCATTER`` of the cells and the symbols are relabelled at
+    random; when that fails ``EXACT_TRIES`` times in a row, a Metropolis chain started from
+    the empty layout finds one. (The exact route is the faster one on multi-grids, by 5 to 30
+    times; on single grids the chain is faster, but both take milliseconds: see the README.)
 group
     Cells whose givens are removed together: one cell, or a cell and its image under the
     asked symmetry (``rotational``: a half turn of the canvas; ``mirror``: left-right).
@@ -54,11 +55,11 @@ IntArray = NDArray[np.int32]
 
 SYMMETRIES = ("none", "rotational", "mirror")
 #: Solutions tried per puzzle when a difficulty is asked (each thinned, then rated).
-MAX_ATTEMPTS = 100
+MAX_ATTEMPTS = 1000
 #: Stage one: share of cells given random values before the exact solver completes them,
 #: tries before falling back on the chain, and the search's node cap per cell.
-SCATTER = 0.1
-EXACT_TRIES = 3
+SCATTER = 0.05
+EXACT_TRIES = 5
 SOLUTION_NODES_PER_CELL = 4
 #: A removal check that searches more nodes than this is counted as failed (the group stays).
 CHECK_NODES = 2000

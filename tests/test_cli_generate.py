@@ -30,13 +30,13 @@ def unique(text: str) -> None:
 
 def test_generate_prints_a_puzzle_that_solve_reads(tmp_path: Path) -> None:
     code, out, err = run("generate", "windmill")
-    assert code == 0 and err == ""
+    assert code == 0 and "ndoku: windmill" not in err  # no message about this puzzle
     assert out.startswith("# ndoku generate windmill --seed 0: ")
     assert "# subgrids: 0,3 3,12 6,6 9,0 12,9\n" in out
     unique(out)
     path = tmp_path / "windmill.txt"
     path.write_text(out)
-    assert run("count", str(path)) == (0, "1\n", "")
+    assert run("count", str(path))[:2] == (0, "1\n")
     code, solved, _ = run("solve", str(path))
     assert code == 0 and "0" not in solved.split()
 
@@ -130,7 +130,7 @@ def test_difficulty_lands_in_the_band() -> None:
 
 def test_a_band_out_of_reach_is_said() -> None:
     code, out, err = run("generate", "4x4", "--difficulty", "expert")
-    assert code == 1 and "no puzzle landed in the band in 100 attempts" in err
+    assert code == 1 and "no puzzle landed in the band in 1000 attempts" in err
     assert "rated easy" in err
     unique(out)
 
@@ -211,7 +211,8 @@ def test_rate_a_batch(data: Path) -> None:
 def test_rate_json_and_several_files(data: Path) -> None:
     top = data / "sudoku9" / "norvig_top95.txt"
     windmill = data / "janko" / "windmill" / "1_21x21.puzzle.txt"
-    code, out, _ = run("rate", str(windmill), "--layout", "windmill", "--format", "json")
+    options = ["--layout", "windmill", "--format", "json", "--max-proposals", "100000"]
+    code, out, _ = run("rate", str(windmill), *options)
     record = json.loads(out)
     assert code == 0 and record["file"] == str(windmill) and record["status"] == "unique"
     assert record["chains"] == 3 and record["proposals"] > 0 and "puzzle" not in record
