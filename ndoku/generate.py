@@ -169,9 +169,7 @@ def symmetry_groups(puzzle: Puzzle, symmetry: str = "none") -> list[IntArray]:
     rows, cols = puzzle.index.shape
     r, c = puzzle.cell_rc[:, 0], puzzle.cell_rc[:, 1]
     turn = "a half turn" if symmetry == "rotational" else "a left-right mirror"
-    image = puzzle.index[rows - 1 - r, cols - 1 - c] if symmetry == "rotational" else None
-    if image is None:
-        image = puzzle.index[r, cols - 1 - c]
+    image = puzzle.index[rows - 1 - r if symmetry == "rotational" else r, cols - 1 - c]
     name = puzzle.layout.name or puzzle.source
     if (image < 0).any():
         raise NdokuError(
@@ -219,7 +217,7 @@ def random_solution(puzzle: Puzzle, rng: np.random.Generator, deadline: float) -
 
 
 def _scatter(puzzle: Puzzle, rng: np.random.Generator) -> IntArray:
-    """Random values on a random tenth of the cells, none equal to a peer's."""
+    """Random values on a random share (``SCATTER``) of the cells, none equal to a peer's."""
     ptr, peers = puzzle.peers
     values = np.zeros(puzzle.n_cells, dtype=np.int32)
     symbols = np.arange(1, puzzle.size + 1, dtype=np.int32)
@@ -410,9 +408,11 @@ def generate(
     target = 0 if givens is None else givens
     best: tuple[IntArray, IntArray, Rating, str] | None = None
     attempts = 0
+    late = False  # the deadline ended the attempts
     while attempts < (MAX_ATTEMPTS if difficulty else 1):
         solution = random_solution(layout, rng, deadline)
         if solution is None:
+            late = True
             break
         attempts += 1
         order = [groups[i] for i in rng.permutation(len(groups))]
@@ -428,13 +428,14 @@ def generate(
         rating = rate(layout, found, timeout=max(deadline - time.perf_counter(), 1.0))
         if best is None or _distance(rating, difficulty) < _distance(best[2], difficulty):
             best = (found, solution, rating, stop)
-        if stop == "timeout" or _distance(rating, difficulty) == 0:
+        late = stop == "timeout"
+        if late or _distance(rating, difficulty) == 0:
             break
     if best is None:
         raise GenerateTimeout(f"no solution of the layout found within {timeout:g} s")
     found, solution, rating, stop = best
-    if difficulty is not None and stop != "timeout":
-        stop = "level" if rating.level == difficulty else "attempts"
+    if difficulty is not None:
+        stop = "level" if rating.level == difficulty else "timeout" if late else "attempts"
     reached = stop in ("target", "level") or (stop == "minimal" and givens is None)
     text = puzzle_text(layout, found, _comment(command, found, rating))
     puzzle, rating = _proved(layout, text, found, solution)

@@ -217,12 +217,17 @@ def test_an_unreachable_band_is_reported(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_the_timeout_returns_the_unique_puzzle_reached() -> None:
+    generate(empty("4x4"))  # kernels compiled (after a change) outside the timed calls
     result = generate(empty("36x36"), timeout=0.5, seed=0)
     assert result.stop == "timeout" and not result.reached
     assert result.givens < empty("36x36").n_cells
     assert_proved(result, empty("36x36"))
     with pytest.raises(GenerateTimeout, match="no solution of the layout found"):
         generate(empty("9x9"), timeout=1e-9)
+    # seed 2 needs about 200 attempts for an expert 9×9: far more than 50 ms
+    band = generate(empty("9x9"), difficulty="expert", timeout=0.05, seed=2)
+    assert band.stop == "timeout" and not band.reached and band.rating.level == "hard"
+    assert_proved(band, empty("9x9"))
 
 
 @pytest.mark.parametrize("name", ["jigsaw9", "samurai", "sumo", "twodoku16", "36x36"])
