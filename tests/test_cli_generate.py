@@ -163,6 +163,11 @@ def test_a_layout_file(tmp_path: Path) -> None:
     code, out, _ = run("generate", str(path), "--format", "grid")
     assert code == 0 and "# box: 2x3\n" in out
     unique(out)
+    crossed = tmp_path / "crossed.txt"
+    crossed.write_text("# extra: diagonals\n" + "0 0 0 0 0 0 0 0 0\n" * 9)
+    code, out, _ = run("generate", str(crossed), "--format", "line", "--count", "2")
+    assert code == 0 and out.splitlines()[0] == f"# layout: {crossed}"
+    assert [len(p.layout.extras) for p in read_puzzles(text=out)] == [2, 2]
 
 
 @pytest.mark.parametrize(
