@@ -535,7 +535,13 @@ def graph(file: str, layout: str | None, symbols: str | None, graphml: str | Non
     show_default=True,
     help="Pattern of the givens: rotational = a half turn of the canvas, mirror = left-right.",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of the first puzzle: the same seed makes the same puzzle.",
+)
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
