@@ -584,8 +584,7 @@ def generate(
     empty = layout_puzzle(layout)
     if fmt == "line":
         puzzle_line(empty)  # refuses layouts a line cannot hold, before any work
-        for header in line_headers(empty, layout):
-            click.echo(header)
+    headers = line_headers(empty, layout) if fmt == "line" else []
     status = 0
     with _progress(count, "generating") as progress:
         for number in range(1, count + 1):
@@ -618,7 +617,8 @@ def generate(
                 record["rating"] = made.rating.record()
                 click.echo(json.dumps(record))
             elif fmt == "line":
-                click.echo(puzzle_line(made.puzzle))
+                click.echo("".join(h + "\n" for h in headers) + puzzle_line(made.puzzle))
+                headers = []  # once, above the first line
             else:
                 click.echo(("\n" if number > 1 else "") + made.text, nl=False)
             if progress is not None:

@@ -185,6 +185,7 @@ def test_a_layout_file(tmp_path: Path) -> None:
         (["9x9", "--count", "0"], "Invalid value for '--count'"),
         (["9x9", "--timeout", "0"], "Invalid value for '--timeout'"),
         (["9x9", "--format", "csv"], "Invalid value for '--format'"),
+        (["xsudoku", "--format", "line", "--givens", "3"], "at least N − 1 = 8"),
     ],
 )
 def test_bad_generate_input_exits_2(args: list[str], message: str) -> None:
