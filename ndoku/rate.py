@@ -69,8 +69,8 @@ def _singles(
     size: int,
     hidden: bool,
     values: IntArray,
-) -> tuple[int, int, int, int]:
-    """Place singles in rounds until none is left: (outcome, rounds, naked, hidden placed).
+) -> tuple[int, int]:
+    """Place singles in rounds until none is left: (outcome, rounds).
 
     ``values`` receives the givens plus every placed cell. Naked singles only, or naked and
     hidden singles when ``hidden`` is True.
@@ -89,20 +89,17 @@ def _singles(
                 if givens[peers[k]] == 0:
                     cand[peers[k]] &= ~bit
     rounds = 0
-    placed_naked = 0
-    placed_hidden = 0
     while True:
-        found_naked = 0
+        found = False
         for c in range(n):
             marks[c] = _ZERO
             if values[c] == 0:
                 m = cand[c]
                 if m == _ZERO:
-                    return _CONTRADICTION, rounds, placed_naked, placed_hidden
+                    return _CONTRADICTION, rounds
                 if m & (m - _ONE) == _ZERO:
                     marks[c] = m
-                    found_naked += 1
-        found_hidden = 0
+                    found = True
         if hidden:
             for u in range(len(unit_ptr) - 1):
                 once = _ZERO
@@ -117,7 +114,7 @@ def _singles(
                         twice |= once & m
                         once |= m
                 if (once | fixed) != full:
-                    return _CONTRADICTION, rounds, placed_naked, placed_hidden
+                    return _CONTRADICTION, rounds
                 alone = once & ~twice & ~fixed
                 if alone == _ZERO:
                     continue
@@ -128,15 +125,13 @@ def _singles(
                         continue
                     # one cell the only place of two symbols, or of two different ones
                     if m & (m - _ONE) != _ZERO or (marks[c] != _ZERO and marks[c] != m):
-                        return _CONTRADICTION, rounds, placed_naked, placed_hidden
+                        return _CONTRADICTION, rounds
                     if marks[c] == _ZERO:
                         marks[c] = m
-                        found_hidden += 1
-        if found_naked + found_hidden == 0:
+                        found = True
+        if not found:
             break
         rounds += 1
-        placed_naked += found_naked
-        placed_hidden += found_hidden
         for c in range(n):
             m = marks[c]
             if m == _ZERO:
@@ -147,23 +142,24 @@ def _singles(
             values[c] = v
             cand[c] = m
             for k in range(peer_ptr[c], peer_ptr[c + 1]):
-                if values[peers[k]] == 0:
-                    cand[peers[k]] &= ~m
+                p = peers[k]
+                if values[p] == v:  # two singles of one round put v twice in a unit
+                    return _CONTRADICTION, rounds
+                if values[p] == 0:
+                    cand[p] &= ~m
     for c in range(n):
         if values[c] == 0:
-            return _STUCK, rounds, placed_naked, placed_hidden
-    return _SOLVED, rounds, placed_naked, placed_hidden
+            return _STUCK, rounds
+    return _SOLVED, rounds
 
 
 @dataclass(frozen=True)
 class Singles:
-    """What the rating propagator did: ``solved``, ``rounds``, cells placed by each kind."""
+    """What the rating propagator did: solved, stuck on a contradiction, rounds it took."""
 
     solved: bool
     contradiction: bool
     rounds: int
-    naked: int
-    hidden: int
 
 
 def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = True) -> Singles:
@@ -181,7 +177,7 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = Tr
     compile_notice(_singles)
     peer_ptr, peers = puzzle.peers
     values = np.zeros(puzzle.n_cells, dtype=np.int32)
-    outcome, rounds, naked, placed = _singles(
+    outcome, rounds = _singles(
         np.ascontiguousarray(fixed, dtype=np.int32),
         puzzle.units.ptr,
         puzzle.units.cells,
@@ -191,7 +187,7 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = Tr
         hidden,
         values,
     )
-    return Singles(outcome == _SOLVED, outcome == _CONTRADICTION, rounds, naked, placed)
+    return Singles(outcome == _SOLVED, outcome == _CONTRADICTION, rounds)
 
 
 @dataclass(frozen=True, eq=False)

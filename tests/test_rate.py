@@ -77,6 +77,10 @@ def test_singles_see_a_contradiction() -> None:
     [puzzle] = read_puzzles(text="0 1 0 0\n2 0 0 0\n3 0 0 0\n4 0 0 0\n")
     found = singles(puzzle)
     assert found.contradiction and not found.solved
+    # two naked singles of the first round both put a 4 in the top row: seen at once
+    [puzzle] = read_puzzles(text="0 0 1 2\n3 0 0 0\n2 0 0 0\n0 3 0 0\n")
+    found = singles(puzzle, hidden=False)
+    assert found.contradiction and found.rounds == 1
 
 
 def test_ratings_rise_along_the_calibration_sets(data: Path) -> None:
