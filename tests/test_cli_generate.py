@@ -232,6 +232,15 @@ def test_rate_json_and_several_files(data: Path) -> None:
     assert lines[3] == f"# {samurai}" and lines[4].startswith("medium ")
 
 
+def test_rate_reads_other_symbols() -> None:
+    code, line, _ = run("generate", "4x4", "--format", "line", "--seed", "3")
+    lettered = line.translate(str.maketrans("1234", "abcd"))
+    code, out, _ = run("rate", "-", "--symbols", "a-d", "--chains", "0", input=lettered)
+    assert code == 0 and out.startswith("easy ")
+    code, _, err = run("rate", "-", "--chains", "0", input=lettered)
+    assert code == 2 and "Error: <stdin>:" in err
+
+
 def test_rate_says_when_the_chains_gave_up(data: Path) -> None:
     line = (data / "sudoku9" / "norvig_top95.txt").read_text().splitlines()[0]
     code, out, _ = run("rate", "-", "--chains", "1", "--max-proposals", "1000", input=line)
