@@ -90,7 +90,7 @@ def units_per_cell(puzzle: Puzzle) -> float:
     """Energy units (every unit but the boxes) per cell, on average over the puzzle's cells.
 
     >>> from ndoku.puzzle import read_puzzles
-    >>> [p] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> units_per_cell(p)  # a row and a column
     2.0
     """

@@ -115,16 +115,14 @@ def build_units(layout: Layout, index: IntArray) -> Units:
     for extra in layout.extras:
         rows, cols = zip(*extra.cells, strict=True)
         blocks.append((EXTRA, index[list(rows), list(cols)]))
-    seen: set[tuple[int, ...]] = set()
-    lists: list[list[int]] = []
-    kinds: list[int] = []
+    kind_of: dict[tuple[int, ...], int] = {}
     for kind, cells in blocks:
         key = tuple(sorted(int(c) for c in cells))
-        if key not in seen:
-            seen.add(key)
-            lists.append(list(key))
-            kinds.append(kind)
-    units = Units(*_csr(lists), np.array(kinds, dtype=np.int8))
+        # A jigsaw region that is also a row stays a box: Metropolis moves only within boxes.
+        if key not in kind_of or kind == BOX:
+            kind_of[key] = kind
+    lists = [list(key) for key in kind_of]
+    units = Units(*_csr(lists), np.array(list(kind_of.values()), dtype=np.int8))
     boxes_per_cell = np.bincount(units.select(units.kind == BOX).cells, minlength=index.max() + 1)
     if (boxes_per_cell > 1).any():
         (r, c), *_ = np.argwhere(index == np.argmax(boxes_per_cell > 1))

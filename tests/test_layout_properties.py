@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ndoku.puzzle import Puzzle, read_puzzles
@@ -79,6 +79,7 @@ def random_regions(
     seed=st.integers(0, 2**16),
     fraction=st.floats(0.35, 0.7),
 )
+@example(box=(2, 2), seed=65536, fraction=0.5)  # a region that is also a row
 def test_random_jigsaw_maps(box: tuple[int, int], seed: int, fraction: float) -> None:
     size = box[0] * box[1]
     header = f"# box: {box[0]}x{box[1]}\n"

@@ -59,3 +59,13 @@ def test_cell_units_and_node_attributes() -> None:
     kinds = sorted(int(puzzle.units.kind[u]) for u in units[ptr[cell] : ptr[cell + 1]])
     assert kinds == [ROW, ROW, COLUMN, COLUMN, BOX]
     assert puzzle.graph.nodes[cell] == {"row": 7, "col": 7}
+
+
+def test_jigsaw_region_equal_to_a_row_stays_a_box() -> None:
+    # Found by the hypothesis jigsaw test: region "a" is row 3, and Metropolis never moved it.
+    text = "4 1 0 3\n0 3 0 0\n0 0 0 0\n0 2 0 1\n\nc d c c\nd b b b\na a a a\nd b d c\n"
+    [puzzle] = read_puzzles(text=text)
+    units = puzzle.units
+    [row3] = [u for u in range(len(units)) if units[u].tolist() == [8, 9, 10, 11]]
+    assert units.kind[row3] == BOX
+    assert np.bincount(units.select(units.kind == BOX).cells).tolist() == [1] * 16
