@@ -984,7 +984,7 @@ def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray,
     """
     topology = _Topology.of(puzzle)
     one = _check_givens(topology, puzzle.givens if givens is None else givens)
-    compile_notice(_propagate, _search)
+    compile_notice(_propagate)
     values = np.zeros(topology.n_cells, dtype=np.int32)
     ok = _propagate(one, topology.net, topology.size, _Workspace(topology, 1).scratch, values)
     return values, bool(ok)
@@ -1058,7 +1058,7 @@ def _solve_array(
 ) -> BatchResult:
     """Run the search kernel over a checked ``(puzzles, cells)`` array, in this process."""
     _check_limits(limit, max_nodes, timeout)
-    compile_notice(_search, _propagate)
+    compile_notice(_search)
     n = len(givens)
     values = np.zeros((n, topology.n_cells), dtype=np.int32)
     stats = np.zeros((n, _N_STATS), dtype=np.int64)
