@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
@@ -59,6 +59,8 @@ OVERLAP_START = 2.2
 OVERLAP_SLOPE = 0.625
 DEFAULT_MAX_PROPOSALS = 10_000_000_000
 DEFAULT_TIMEOUT = 60.0
+#: Columns of ``ChainResult.trace``.
+TRACE_COLUMNS = ("proposal", "energy", "temperature", "acceptance")
 #: Columns of ``masks``.
 SEEN, REPEATED = 0, 1
 #: Symbols must fit the bits of a uint64 mask.
@@ -121,6 +123,15 @@ class ChainResult:
         Wall time of the chain (compiling excluded).
     stop : str
         ``solved``, ``max-proposals``, ``timeout`` or ``stuck`` (no move possible).
+    moves : str
+        The move set: ``box`` (swaps within a box), ``row`` or ``single`` (single-site).
+    schedule : str
+        ``constant``, or the name of the temperature schedule that ran.
+    ladder : tuple of float
+        Parallel tempering: the replicas' temperatures, coldest first; empty otherwise.
+    trace : ndarray of float64, shape (rows, 4)
+        Every ``trace_every`` proposals: proposal, energy, temperature, and the acceptance
+        rate since the previous row (see :data:`TRACE_COLUMNS`). Empty when not traced.
     """
 
     solved: bool
@@ -135,6 +146,10 @@ class ChainResult:
     seed: int
     temperature: float
     stop: str
+    moves: str = "box"
+    schedule: str = "constant"
+    ladder: tuple[float, ...] = ()
+    trace: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 4)))
 
 
 @dataclass(frozen=True, eq=False)
