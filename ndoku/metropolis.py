@@ -1,39 +1,64 @@
-"""Metropolis solver: box swaps at a fixed temperature, as in the Monte-Carlo Samurai solver.
+"""Metropolis solvers: box, row or single-site moves under a temperature schedule.
 
 Glossary
 --------
+move set
+    What a proposal changes (:data:`MOVES`). ``box``: two free cells of one box swap their
+    values, every box stays a permutation of the symbols. ``row``: the same within rows, every
+    row stays a permutation (not possible where sub-grids overlap side by side). ``single``:
+    one free cell takes another value; nothing is kept a permutation.
 state
-    Every box holds a permutation of the symbols: givens fixed, free cells filled with the
-    box's missing symbols (at random, from the seed).
-move
-    Swap the values of two free cells of one box (a *proposal*); boxes stay permutations.
+    Swap moves: each move group (box or row) holds a permutation, givens fixed, free cells
+    filled with the group's missing symbols at random (from the seed). Single-site moves: each
+    free cell a random symbol.
 pair
-    Two free cells of one box: the moves there are. A proposal picks a pair uniformly among all
-    pairs of all boxes; the pairs never depend on the state, so proposals are symmetric and the
-    chain is a proper Metropolis chain.
+    Two free cells of one move group: the swaps there are. A proposal picks a pair uniformly
+    among all pairs of all groups; the pairs never depend on the state, so proposals are
+    symmetric and the chain is a proper Metropolis chain. Single-site proposals pick one of the
+    free cells × (N − 1) other values uniformly, symmetric as well.
 energy
-    Σ over rows and columns (every unit but the boxes) of N − (number of distinct symbols);
-    0 exactly when the puzzle is solved.
+    Swap moves: Σ over every unit that is not a move group (rows and columns for box moves,
+    columns, boxes and extra units for row moves) of N − (number of distinct symbols).
+    Single-site moves: the number of peer pairs holding the same symbol, a pair with a given
+    counting :data:`GIVEN_PENALTY`. Either way 0 exactly when the puzzle is solved.
 changed units
     The energy units that hold one cell of a pair but not the other: only their counts change
     in a swap (a unit holding both keeps its symbols). The *pair table* lists them per pair.
+conflicts
+    Single-site moves: ``conflicts[c, s]``, the energy that free cell ``c`` would share with
+    its peers if it held ``s`` (free peers holding ``s`` count 1, given ones
+    :data:`GIVEN_PENALTY`). ΔE of a change x → y is ``conflicts[c, y] − conflicts[c, x]``.
 temperature
     T: a move that raises the energy by ΔE is accepted with probability exp(−ΔE/T). The
-    default (:func:`default_temperature`) depends on N and on how much sub-grids overlap.
+    default (:func:`default_temperature`) depends on the move set, on N and, for box moves, on
+    how much sub-grids overlap.
+schedule
+    T as a function of the proposal count (:class:`Schedule`): constant, exponential cooling or
+    the inverse-temperature ramp, in steps of ``step`` proposals, optionally reheated after a
+    stall. The kernel computes it from the count alone, so how a run is cut into kernel calls
+    never changes its result.
+stall, reheat
+    A stall is a run of proposals without a new best energy; after ``reheat`` of them the
+    schedule starts again from its first temperature.
+trace
+    Every ``trace_every`` proposals a row: proposal, energy, temperature and the acceptance rate
+    since the previous row (:data:`TRACE_COLUMNS`).
 counts, seen, repeated
     ``counts[u, s]``: how many cells of energy unit ``u`` hold symbol ``s``; bit ``s`` of
     ``masks[u, SEEN]`` is set when that count is at least 1, of ``masks[u, REPEATED]`` when it
     is at least 2. ΔE of a swap follows from two bits per changed unit.
 
-Each proposal draws one 64-bit random number: its high half picks the pair, its low half is
+Each proposal draws one 64-bit random number: its high half picks the move, its low half is
 compared with ``2**32 · exp(−ΔE/T)`` to accept an uphill move.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -46,17 +71,30 @@ from ndoku.puzzle import Puzzle
 
 IntArray = NDArray[np.int32]
 PairArray = NDArray[np.uint32]
+FloatArray = NDArray[np.float64]
 
-#: Default temperature of a single grid by N (symbols per unit), from the sweep recorded in
-#: benchmarks/bench_metropolis.py; 49 is extrapolated (no 49×49 puzzle was measured). Other
-#: sizes (6, 8, 10, 12 …, rectangular boxes) take the entry of the nearest N below.
+#: Move sets: swaps within a box, swaps within a row, single-site changes.
+MOVES = ("box", "row", "single")
+#: Temperature schedules (:class:`Schedule`).
+SCHEDULES = ("constant", "exponential", "ramp")
+#: Default temperature of a single grid by N (symbols per unit) for box moves, from the sweep
+#: recorded in benchmarks/bench_metropolis.py; 49 is extrapolated (no 49×49 puzzle was
+#: measured). Other sizes (6, 8, 10, 12 …, rectangular boxes) take the entry of the nearest N
+#: below.
 BASE_TEMPERATURES = {4: 0.3, 9: 0.3, 16: 0.3, 25: 0.25, 36: 0.25, 49: 0.25}
+#: The same for row moves and for single-site moves (benchmarks/bench_metropolis.py, sweep).
+ROW_TEMPERATURES = {4: 0.3, 9: 0.3, 16: 0.3, 25: 0.25}
+SINGLE_TEMPERATURES = {4: 0.5, 9: 0.5, 16: 0.5}
 #: Interlocked grids whose cells lie in more units want a hotter chain (a swap there changes
 #: more units): above OVERLAP_START energy units per cell, T grows by OVERLAP_SLOPE of itself
 #: per unit per cell. A line through the measured best of Samurai (2.2 → 0.3) and butterfly
-#: (3.0 → 0.45); windmill, sumo, shogun and sohei (2.25-2.43) fall between.
+#: (3.0 → 0.45); windmill, sumo, shogun and sohei (2.25-2.43) fall between. Box moves only:
+#: row moves refuse side-by-side overlaps, and single-site moves were measured on single grids.
 OVERLAP_START = 2.2
 OVERLAP_SLOPE = 0.625
+#: Single-site energy of a peer pair in which one cell is a given (a free pair counts 1): a
+#: clash with a given is surely wrong, as in the textbook chain this move set follows.
+GIVEN_PENALTY = 5
 DEFAULT_MAX_PROPOSALS = 10_000_000_000
 DEFAULT_TIMEOUT = 60.0
 #: Columns of ``ChainResult.trace``.
@@ -67,29 +105,161 @@ SEEN, REPEATED = 0, 1
 MAX_SYMBOLS = 63
 _FIRST_CHUNK = 1 << 14
 _LAST_CHUNK = 1 << 22
+_FIRST_TRACE_ROWS = 1 << 10
 _LOW32 = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _A = np.uint64(3)  # column of a pair's first changed unit of a (of b: _A + width)
+# Kernel kinds, and the slots of the int64 ``stats`` array a kernel carries between calls
+# (the first five are those the move kernels keep; the rest belong to the driver).
+_SWAP, _SINGLE = 0, 1
+_ENERGY, _BEST, _BEST_AT, _DONE, _TAKEN, _RESTART, _ROWS, _ROW_TAKEN = range(8)
+# Slots of the float64 ``plan`` array: the schedule as numbers, and the temperature in force.
+_KIND, _T0, _ALPHA, _STEP, _LOG_BETA0, _LOG_BETA1, _LENGTH, _REHEAT, _EVERY, _NOW = range(10)
 
 
-def default_temperature(size: int, units_per_cell: float = 2.0) -> float:
-    """The default temperature for sub-grids of ``size`` symbols.
+@dataclass(frozen=True)
+class Schedule:
+    """Temperature as a function of the proposal count.
 
-    ``units_per_cell``: energy units (rows and columns) per cell on average, 2 for a single
-    grid, more where sub-grids overlap (:func:`units_per_cell`).
+    The temperature changes only at the end of a *step* of ``step`` proposals; step ``k``
+    (from 0) runs at
 
+    - ``constant``: ``t0``;
+    - ``exponential``: ``t0 · alpha**k``;
+    - ``ramp``: ``1/β`` with ``log β = log(1/t0) + (log beta_max − log(1/t0)) · √f``, where
+      ``f = min(1, k · step / length)``: log β rises as the square root of progress, then
+      stays at ``log beta_max``. From ``t0 = 1`` that is the ``exp(sqrt(·))`` sequence of
+      inverse temperatures of the R annealer in the background reading.
+
+    With ``reheat > 0``, after ``reheat`` proposals without a new best energy the count
+    starts again from 0 (step 0, temperature ``t0``); a constant schedule is not changed by it.
+
+    Attributes
+    ----------
+    kind : str
+        One of :data:`SCHEDULES`.
+    t0 : float, optional
+        Starting temperature; default the ``temperature`` given to :func:`metropolis`, else
+        :func:`default_temperature` of the puzzle and move set.
+    alpha : float
+        Exponential cooling factor per step, in (0, 1].
+    step : int
+        Proposals per step; 0 means one sweep (as many proposals as free cells).
+    beta_max : float
+        Ramp: the final inverse temperature, at least ``1 / t0``. The default 10⁵ is the R
+        annealer's (frozen: at T = 10⁻⁵ no uphill move is ever taken).
+    length : int
+        Ramp: proposals from ``1 / t0`` to ``beta_max``.
+    reheat : int
+        Stall length, in proposals, that restarts the schedule; 0 = never.
+
+    Raises
+    ------
+    ndoku.errors.NdokuError
+        An unknown kind or a value out of range.
+
+    Examples
+    --------
+    >>> Schedule("exponential", t0=1.0, alpha=0.5, step=10).temperature(25)  # step 2
+    0.25
+    >>> round(Schedule("ramp", t0=1.0, beta_max=100.0, length=100, step=1).temperature(25), 9)
+    0.1
+    >>> Schedule("cooling")
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.NdokuError: unknown schedule 'cooling': choose constant, exponential or ramp
+    """
+
+    kind: str = "constant"
+    t0: float | None = None
+    alpha: float = 0.999
+    step: int = 0
+    beta_max: float = 1e5
+    length: int = 10_000_000
+    reheat: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in SCHEDULES:
+            raise NdokuError(f"unknown schedule {self.kind!r}: choose {_choices(SCHEDULES)}")
+        if self.t0 is not None:
+            _check_temperature(self.t0, "t0")
+        if not (0 < self.alpha <= 1):
+            raise NdokuError(f"alpha must be in (0, 1], got {self.alpha}")
+        if self.step < 0:
+            raise NdokuError(f"step must be 0 (one sweep) or more proposals, got {self.step}")
+        if not (math.isfinite(self.beta_max) and self.beta_max > 0):
+            raise NdokuError(f"beta_max must be a positive number, got {self.beta_max}")
+        if self.length < 1:
+            raise NdokuError(f"ramp length must be 1 or more proposals, got {self.length}")
+        if self.reheat < 0:
+            raise NdokuError(f"reheat must be 0 (never) or more proposals, got {self.reheat}")
+        if self.kind == "ramp" and self.t0 is not None and self.beta_max * self.t0 < 1:
+            raise NdokuError(
+                f"the ramp heats instead of cooling: beta_max {self.beta_max} is below "
+                f"1/t0 = {1 / self.t0:g}"
+            )
+
+    def plan(self, t0: float, sweep: int, trace_every: int = 0) -> FloatArray:
+        """The schedule as the kernel reads it, from ``t0`` with ``sweep`` proposals a sweep."""
+        plan = np.zeros(10)
+        plan[_KIND] = SCHEDULES.index(self.kind)
+        plan[_T0] = t0
+        plan[_ALPHA] = self.alpha
+        plan[_STEP] = self.step or max(sweep, 1)
+        plan[_LOG_BETA0] = -math.log(t0)
+        plan[_LOG_BETA1] = math.log(self.beta_max)
+        plan[_LENGTH] = self.length
+        plan[_REHEAT] = self.reheat
+        plan[_EVERY] = trace_every
+        plan[_NOW] = math.nan  # no table built yet
+        return plan
+
+    def temperature(self, proposals: int, sweep: int = 1) -> float:
+        """The temperature of proposal number ``proposals`` (from 0, no reheat), as the chain
+        computes it; ``sweep``: proposals per step when ``step`` is 0. Needs ``t0``."""
+        if self.t0 is None:
+            raise NdokuError("the schedule has no t0 yet")
+        return float(_temperature_at(self.plan(self.t0, sweep), proposals))
+
+
+def _choices(names: tuple[str, ...]) -> str:
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def default_temperature(size: int, units_per_cell: float = 2.0, moves: str = "box") -> float:
+    """The default temperature for sub-grids of ``size`` symbols and a move set.
+
+    Parameters
+    ----------
+    size : int
+        N, symbols per unit.
+    units_per_cell : float
+        Box moves: energy units (rows and columns) per cell on average, 2 for a single grid,
+        more where sub-grids overlap (:func:`units_per_cell`). Not used by the other move sets.
+    moves : str
+        One of :data:`MOVES`.
+
+    Examples
+    --------
     >>> default_temperature(9), default_temperature(9, 2.2), default_temperature(9, 3.0)
     (0.3, 0.3, 0.45)
     >>> default_temperature(25), default_temperature(30)
     (0.25, 0.25)
+    >>> default_temperature(9, moves="row"), default_temperature(9, moves="single")
+    (0.3, 0.5)
     """
-    base = BASE_TEMPERATURES[max((n for n in BASE_TEMPERATURES if n <= size), default=4)]
+    _check_moves(moves)
+    table = {"box": BASE_TEMPERATURES, "row": ROW_TEMPERATURES, "single": SINGLE_TEMPERATURES}
+    bases = table[moves]
+    base = bases[max((n for n in bases if n <= size), default=min(bases))]
+    if moves != "box":
+        return base
     return round(base * (1 + OVERLAP_SLOPE * max(0.0, units_per_cell - OVERLAP_START)), 4)
 
 
 def units_per_cell(puzzle: Puzzle) -> float:
-    """Energy units (every unit but the boxes) per cell, on average over the puzzle's cells.
+    """Box-move energy units (every unit but the boxes) per cell, on average over the cells.
 
     >>> from ndoku.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
@@ -159,7 +329,7 @@ class SwapSystem:
     Attributes
     ----------
     groups : Units
-        The move groups (boxes); ``initial_state`` fills their free cells.
+        The move groups (boxes or rows); ``initial_state`` fills their free cells.
     pairs : ndarray of uint32, shape (pairs, 3 + 2 · width)
         Per pair: cell ``a``, cell ``b``, the number ``k`` of changed units listed, then
         ``width`` slots of a's changed units and ``width`` of b's, each padded with the dummy
@@ -193,17 +363,59 @@ def box_swap_system(puzzle: Puzzle, givens: IntArray | None = None) -> SwapSyste
     >>> system.n_units, len(system.pairs)  # 4 rows + 4 columns; 3 free cells per box
     (8, 12)
     """
+    units = puzzle.units
+    return _swap_system(puzzle, units.kind == BOX, givens)
+
+
+def row_swap_system(puzzle: Puzzle, givens: IntArray | None = None) -> SwapSystem:
+    """Rows as move groups; columns, boxes and extra units as energy units.
+
+    A row is any unit whose cells lie on one canvas row (a jigsaw region can be one). Each cell
+    must lie in exactly one row, which sub-grids that overlap side by side break.
+
+    Raises
+    ------
+    ndoku.errors.NdokuError
+        A cell in two rows (a Samurai's shared boxes), naming the cell.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> system = row_swap_system(p)
+    >>> system.n_units, len(system.pairs)  # 4 columns + 4 boxes; 3 free cells per row
+    (8, 12)
+    """
+    units = puzzle.units
+    row_of = puzzle.cell_rc[units.cells, 0]
+    starts = units.ptr[:-1]
+    is_row = np.minimum.reduceat(row_of, starts) == np.maximum.reduceat(row_of, starts)
+    rows_per_cell = np.bincount(units.select(is_row).cells, minlength=puzzle.n_cells)
+    if (rows_per_cell != 1).any():
+        cell = int(np.argmax(rows_per_cell != 1))
+        where = "two rows (sub-grids overlap side by side)" if rows_per_cell[cell] else "no row"
+        raise NdokuError(
+            f"row moves need every cell in exactly one row, but the cell at "
+            f"{puzzle.locate(cell)} lies in {where}: use moves 'box' or 'single'"
+        )
+    return _swap_system(puzzle, is_row, givens)
+
+
+def _swap_system(
+    puzzle: Puzzle, is_group: NDArray[np.bool_], givens: IntArray | None
+) -> SwapSystem:
+    """The units where ``is_group`` holds as move groups, the others as energy units."""
     if puzzle.size > MAX_SYMBOLS:
         raise NdokuError(f"the Metropolis solver handles up to {MAX_SYMBOLS} symbols")
     fixed = puzzle.givens if givens is None else givens
     units = puzzle.units
-    boxes = units.select(units.kind == BOX)
-    energy = units.select(units.kind != BOX)
+    groups = units.select(is_group)
+    energy = units.select(~is_group)
     cell_unit_ptr, cell_units = energy.of_cells(puzzle.n_cells)
-    free = [g[fixed[g] == 0] for g in (boxes[i] for i in range(len(boxes)))]
+    free = [g[fixed[g] == 0] for g in (groups[i] for i in range(len(groups)))]
     pairs = _pair_table(free, cell_unit_ptr, cell_units, len(energy))
     return SwapSystem(
-        puzzle.size, boxes, pairs, energy.ptr, energy.cells, cell_unit_ptr, cell_units, fixed
+        puzzle.size, groups, pairs, energy.ptr, energy.cells, cell_unit_ptr, cell_units, fixed
     )
 
 
@@ -222,8 +434,8 @@ def _pair_table(
     only_a = (ua[:, :, None] != ub[:, None, :]).all(axis=2) & (ua != n_units)
     only_b = (ub[:, :, None] != ua[:, None, :]).all(axis=2) & (ub != n_units)
     k = np.maximum(only_a.sum(axis=1), only_b.sum(axis=1))
-    # the kernel always reads two units per side; every cell has a row and a column, so the
-    # dense rows are at least that wide
+    # the kernel always reads two units per side; every cell has two energy units (a row and a
+    # column for box moves, a column and a box for row moves), so dense rows are that wide
     width = max(int(k.max(initial=0)), 2)
     sides = [
         np.take_along_axis(np.where(only, u, n_units), np.argsort(~only, axis=1, kind="stable"), 1)
@@ -249,93 +461,6 @@ def initial_state(system: SwapSystem, seed: int) -> IntArray:
         missing = np.setdiff1d(np.arange(1, system.size + 1), values[cells])
         values[free] = rng.permutation(missing)
     return values.astype(np.int32)
-
-
-def metropolis(
-    puzzle: Puzzle,
-    *,
-    temperature: float | None = None,
-    seed: int = 0,
-    max_proposals: int = DEFAULT_MAX_PROPOSALS,
-    timeout: float = DEFAULT_TIMEOUT,
-    givens: IntArray | None = None,
-) -> ChainResult:
-    """Run the box-swap Metropolis chain until it solves the puzzle or a limit is reached.
-
-    Parameters
-    ----------
-    puzzle : Puzzle
-    temperature : float, optional
-        Default :func:`default_temperature` of the puzzle's size and units per cell.
-    seed : int
-        0 or more. Same seed, same chain, same result.
-    max_proposals : int
-        Stop after this many proposals.
-    timeout : float
-        Stop after this many seconds (checked between chunks of proposals).
-    givens : ndarray, optional
-        Fixed cells to use instead of the puzzle's givens (e.g. after propagation).
-
-    Raises
-    ------
-    ndoku.errors.NdokuError
-        A temperature that is not a positive number, a negative seed or limit, a timeout
-        that is not positive.
-
-    Examples
-    --------
-    >>> from ndoku.puzzle import read_puzzles
-    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> r = metropolis(p, seed=1)
-    >>> r.solved, r.energy, r.stop
-    (True, 0, 'solved')
-    """
-    if temperature is None:
-        temperature = default_temperature(puzzle.size, units_per_cell(puzzle))
-    _check_arguments(temperature, seed, max_proposals, timeout)
-    system = box_swap_system(puzzle, givens)
-    values = initial_state(system, seed)
-    counts, masks, energy = unit_counts(system, values)
-    thresholds = acceptance_thresholds(temperature, (system.pairs.shape[1] - 3) // 2)
-    state = rng_state(seed)
-    best_values = values.copy()
-    compile_notice(_box_swap_chain)
-    stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)  # energy best best_at prop acc
-    arrays = (system.pairs, system.cell_unit_ptr, system.cell_units, thresholds, state, stats)
-    _box_swap_chain(values, best_values, counts, masks, *arrays, 0)  # compile or load: untimed
-    start = time.perf_counter()
-    chunk = _FIRST_CHUNK
-    stop = "max-proposals"
-    while True:
-        if stats[0] == 0:
-            stop = "solved"
-            break
-        if len(system.pairs) == 0:
-            stop = "stuck"
-            break
-        budget = min(chunk, max_proposals - int(stats[3]))
-        if budget <= 0:
-            break
-        if time.perf_counter() - start > timeout:
-            stop = "timeout"
-            break
-        _box_swap_chain(values, best_values, counts, masks, *arrays, budget)
-        chunk = min(chunk * 2, _LAST_CHUNK)
-    seconds = time.perf_counter() - start
-    return ChainResult(
-        solved=stop == "solved",
-        values=values,
-        best_values=best_values,
-        energy=int(stats[0]),
-        best_energy=int(stats[1]),
-        best_at=int(stats[2]),
-        proposals=int(stats[3]),
-        acceptances=int(stats[4]),
-        seconds=seconds,
-        seed=seed,
-        temperature=temperature,
-        stop=stop,
-    )
 
 
 def unit_counts(
@@ -366,6 +491,276 @@ def unit_counts(
     return counts, masks, energy
 
 
+@dataclass(frozen=True, eq=False)
+class SiteSystem:
+    """Plain arrays the single-site kernel works on.
+
+    Attributes
+    ----------
+    free : ndarray of int32
+        The free cells; a proposal picks one of them and one of the N − 1 other values.
+    free_peer_ptr, free_peers : ndarray of int32
+        CSR over positions in ``free`` → the free peers (cell numbers), whose ``conflicts``
+        follow a change.
+    peer_ptr, peers : ndarray of int32
+        CSR of cell → every peer (the puzzle's peer graph).
+    """
+
+    size: int
+    free: IntArray
+    free_peer_ptr: IntArray
+    free_peers: IntArray
+    peer_ptr: IntArray
+    peers: IntArray
+    givens: IntArray
+
+    @property
+    def largest_change(self) -> int:
+        """The largest ΔE of a move: all of a cell's peers, given ones weighted."""
+        weight = np.where(self.givens[self.peers] > 0, GIVEN_PENALTY, 1)
+        per_cell = np.add.reduceat(weight, self.peer_ptr[:-1]) if len(weight) else np.zeros(1)
+        return int(per_cell[np.diff(self.peer_ptr) > 0].max(initial=0))
+
+
+def single_site_system(puzzle: Puzzle, givens: IntArray | None = None) -> SiteSystem:
+    """The free cells and their peers, from the puzzle's peer graph.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> system = single_site_system(p)
+    >>> len(system.free), system.largest_change  # 7 peers, up to 3 of them given
+    (12, 19)
+    """
+    if puzzle.size > MAX_SYMBOLS:
+        raise NdokuError(f"the Metropolis solver handles up to {MAX_SYMBOLS} symbols")
+    fixed = puzzle.givens if givens is None else givens
+    peer_ptr, peers = puzzle.peers
+    free = np.flatnonzero(fixed == 0).astype(np.int32)
+    lists = [peers[peer_ptr[c] : peer_ptr[c + 1]] for c in free]
+    kept = [p[fixed[p] == 0] for p in lists]
+    free_peer_ptr = np.zeros(len(free) + 1, dtype=np.int32)
+    free_peer_ptr[1:] = np.cumsum([len(p) for p in kept])
+    free_peers = np.concatenate([*kept, np.zeros(0, np.int32)]).astype(np.int32)
+    return SiteSystem(puzzle.size, free, free_peer_ptr, free_peers, peer_ptr, peers, fixed)
+
+
+def random_state(system: SiteSystem, seed: int) -> IntArray:
+    """Givens kept; each free cell a random symbol."""
+    rng = np.random.default_rng(seed)
+    values = system.givens.astype(np.int32)
+    values[system.free] = rng.integers(1, system.size + 1, len(system.free))
+    return values
+
+
+def site_conflicts(system: SiteSystem, values: IntArray) -> tuple[NDArray[np.int32], int]:
+    """``conflicts[c, s]`` (see the glossary; rows of given cells unused) and the energy.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> system = single_site_system(p)
+    >>> values = p.givens.copy()
+    >>> values[system.free] = 1  # 28 free pairs clash, and 7 pairs with the given 1
+    >>> conflicts, energy = site_conflicts(system, values)
+    >>> energy, int(conflicts[1, 1])  # cell 1: 5 free peers and the given 1
+    (63, 10)
+    """
+    n_cells = len(values)
+    owner = np.repeat(np.arange(n_cells), np.diff(system.peer_ptr))
+    given = system.givens[system.peers] > 0
+    weight = np.where(given | (system.givens[owner] > 0), GIVEN_PENALTY, 1)
+    conflicts = np.zeros((n_cells, system.size + 1), dtype=np.int32)
+    np.add.at(conflicts, (owner, values[system.peers]), np.where(given, GIVEN_PENALTY, 1))
+    clash = (values[owner] == values[system.peers]) & (owner < system.peers)
+    return conflicts, int(weight[clash].sum())
+
+
+@dataclass(frozen=True, eq=False)
+class _Moves:
+    """A move set made ready for :func:`_chain`: its state, arrays and sizes."""
+
+    kind: int
+    values: IntArray
+    energy: int
+    arrays: tuple[Any, ...]  # counts … cell_units, then conflicts … peers
+    table: int  # entries of the acceptance table: the largest ΔE + 1
+    sweep: int  # free cells
+    stuck: bool  # no move possible
+
+
+def _prepare(puzzle: Puzzle, moves: str, givens: IntArray | None, seed: int) -> _Moves:
+    # the other move set's arrays are empty stand-ins of the same types, so that one compiled
+    # driver serves all move sets
+    no_swaps: tuple[NDArray[Any], ...] = (
+        np.zeros((1, 2), np.int32),
+        np.zeros((1, 2), np.uint64),
+        np.zeros((0, 5), np.uint32),
+        np.zeros(1, np.int32),
+        np.zeros(0, np.int32),
+    )
+    no_sites: tuple[NDArray[Any], ...] = (
+        np.zeros((1, 2), np.int32),
+        *(np.zeros(n, np.int32) for n in (0, 1, 0)),
+    )
+    if moves == "single":
+        site = single_site_system(puzzle, givens)
+        values = random_state(site, seed)
+        conflicts, energy = site_conflicts(site, values)
+        site_arrays = (conflicts, site.free, site.free_peer_ptr, site.free_peers)
+        n_moves = len(site.free) * (site.size - 1)
+        table = site.largest_change + 1
+        return _Moves(
+            _SINGLE, values, energy, no_swaps + site_arrays, table, len(site.free), not n_moves
+        )
+    system = row_swap_system(puzzle, givens) if moves == "row" else box_swap_system(puzzle, givens)
+    values = initial_state(system, seed)
+    counts, masks, energy = unit_counts(system, values)
+    swap_arrays = (counts, masks, system.pairs, system.cell_unit_ptr, system.cell_units)
+    table = system.pairs.shape[1] - 3 + 1  # two sides of width changed units each
+    sweep = int((system.givens == 0).sum())
+    return _Moves(
+        _SWAP, values, energy, swap_arrays + no_sites, table, sweep, not len(system.pairs)
+    )
+
+
+def metropolis(
+    puzzle: Puzzle,
+    *,
+    temperature: float | None = None,
+    seed: int = 0,
+    max_proposals: int = DEFAULT_MAX_PROPOSALS,
+    timeout: float = DEFAULT_TIMEOUT,
+    givens: IntArray | None = None,
+    moves: str = "box",
+    schedule: Schedule | None = None,
+    trace_every: int = 0,
+) -> ChainResult:
+    """Run a Metropolis chain until it solves the puzzle or a limit is reached.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    temperature : float, optional
+        The constant temperature, or the schedule's start when ``schedule.t0`` is not set.
+        Default :func:`default_temperature` of the move set, the puzzle's size and its units
+        per cell.
+    seed : int
+        0 or more. Same seed, same chain, same result.
+    max_proposals : int
+        Stop after this many proposals.
+    timeout : float
+        Stop after this many seconds (checked between chunks of proposals).
+    givens : ndarray, optional
+        Fixed cells to use instead of the puzzle's givens (e.g. after propagation).
+    moves : str
+        The move set, one of :data:`MOVES`.
+    schedule : Schedule, optional
+        How the temperature changes; default constant.
+    trace_every : int
+        0: no trace. k > 0: a row of :data:`TRACE_COLUMNS` at proposal 0 (acceptance NaN), at
+        every multiple of k, and at the last proposal (acceptance over the rows in between).
+        The array grows as needed (32 bytes a row): choose k for the run length.
+
+    Raises
+    ------
+    ndoku.errors.NdokuError
+        An unknown move set, row moves where a cell lies in two rows, a temperature that is
+        not a positive number (or one that differs from ``schedule.t0``), a negative seed,
+        limit or ``trace_every``, a timeout that is not positive.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> r = metropolis(p, seed=1)
+    >>> r.solved, r.energy, r.stop
+    (True, 0, 'solved')
+    >>> r = metropolis(p, seed=1, moves="single", schedule=Schedule("exponential", t0=2.0),
+    ...                trace_every=10)
+    >>> r.solved, r.moves, r.schedule, r.trace.shape[1], float(r.trace[0, 2])
+    (True, 'single', 'exponential', 4, 2.0)
+    """
+    _check_moves(moves)
+    schedule = Schedule() if schedule is None else schedule
+    if temperature is not None and schedule.t0 is not None and temperature != schedule.t0:
+        raise NdokuError(
+            f"temperature {temperature} and schedule t0 {schedule.t0} disagree: give only one"
+        )
+    t0 = schedule.t0 if schedule.t0 is not None else temperature
+    if t0 is None:
+        upc = units_per_cell(puzzle) if moves == "box" else 2.0
+        t0 = default_temperature(puzzle.size, upc, moves)
+    _check_arguments(t0, seed, max_proposals, timeout, trace_every)
+    if schedule.t0 is None:
+        schedule = dataclasses.replace(schedule, t0=t0)  # validates the ramp's ends
+    prepared = _prepare(puzzle, moves, givens, seed)
+    values = prepared.values
+    best_values = values.copy()
+    thresholds = np.zeros(prepared.table, dtype=np.uint64)
+    plan = schedule.plan(t0, prepared.sweep, trace_every)
+    energy = prepared.energy
+    stats = np.array([energy, energy, 0, 0, 0, 0, 0, 0], dtype=np.int64)
+    trace = np.zeros((_FIRST_TRACE_ROWS if trace_every else 0, len(TRACE_COLUMNS)))
+    if trace_every:
+        trace[0] = (0, energy, t0, math.nan)
+        stats[_ROWS] = 1
+    state = rng_state(seed)
+    compile_notice(_chain)
+
+    def run(budget: int) -> None:
+        arrays = (*prepared.arrays, thresholds, plan, trace, state, stats, budget)
+        _chain(prepared.kind, values, best_values, *arrays)
+
+    run(0)  # compile or load: untimed
+    start = time.perf_counter()
+    chunk = _FIRST_CHUNK
+    stop = "max-proposals"
+    while True:
+        if stats[_ENERGY] == 0:
+            stop = "solved"
+            break
+        if prepared.stuck:
+            stop = "stuck"
+            break
+        budget = min(chunk, max_proposals - int(stats[_DONE]))
+        if budget <= 0:
+            break
+        if time.perf_counter() - start > timeout:
+            stop = "timeout"
+            break
+        if trace_every and stats[_ROWS] == len(trace):  # the kernel stopped at a full trace
+            trace = np.concatenate([trace, np.zeros_like(trace)])
+        run(budget)
+        chunk = min(chunk * 2, _LAST_CHUNK)
+    seconds = time.perf_counter() - start
+    final = t0 if math.isnan(plan[_NOW]) else float(plan[_NOW])
+    rows = trace[: stats[_ROWS]]
+    done = int(stats[_DONE])
+    if trace_every and rows[-1, 0] < done:
+        rate = (stats[_TAKEN] - stats[_ROW_TAKEN]) / (done - rows[-1, 0])
+        rows = np.vstack([rows, (done, stats[_ENERGY], final, rate)])
+    return ChainResult(
+        solved=stop == "solved",
+        values=values,
+        best_values=best_values,
+        energy=int(stats[_ENERGY]),
+        best_energy=int(stats[_BEST]),
+        best_at=int(stats[_BEST_AT]),
+        proposals=done,
+        acceptances=int(stats[_TAKEN]),
+        seconds=seconds,
+        seed=seed,
+        temperature=final,
+        stop=stop,
+        moves=moves,
+        schedule=schedule.kind,
+        trace=rows.copy(),
+    )
+
+
 def acceptance_thresholds(temperature: float, width: int) -> NDArray[np.uint64]:
     """``t[d] = ⌊2**32 · exp(-d / T)⌋``, for d up to 2 · ``width`` (the largest ΔE of a swap).
 
@@ -375,19 +770,145 @@ def acceptance_thresholds(temperature: float, width: int) -> NDArray[np.uint64]:
     >>> acceptance_thresholds(0.25, 1).tolist()  # exp(-4) · 2**32, exp(-8) · 2**32
     [4294967296, 78665070, 1440801]
     """
-    d = np.arange(2 * width + 1)
-    return np.floor(np.exp(-d / temperature) * 2.0**32).astype(np.uint64)
+    thresholds = np.zeros(2 * width + 1, dtype=np.uint64)
+    _fill_thresholds(thresholds, temperature)
+    return thresholds
 
 
-def _check_arguments(temperature: float, seed: int, max_proposals: int, timeout: float) -> None:
+def _check_moves(moves: str) -> None:
+    if moves not in MOVES:
+        raise NdokuError(f"unknown move set {moves!r}: choose {_choices(MOVES)}")
+
+
+def _check_temperature(temperature: float, name: str = "temperature") -> None:
     if not (math.isfinite(temperature) and temperature > 0):
-        raise NdokuError(f"temperature must be a positive number, got {temperature}")
+        raise NdokuError(f"{name} must be a positive number, got {temperature}")
+
+
+def _check_arguments(
+    temperature: float, seed: int, max_proposals: int, timeout: float, trace_every: int
+) -> None:
+    _check_temperature(temperature)
     if seed < 0:
         raise NdokuError(f"seed must be 0 or more, got {seed}")
     if max_proposals < 0:
         raise NdokuError(f"max proposals must be 0 or more, got {max_proposals}")
     if not (timeout > 0):
         raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")
+    if trace_every < 0:
+        raise NdokuError(f"trace_every must be 0 (no trace) or more proposals, got {trace_every}")
+
+
+@njit(cache=True)
+def _temperature_at(plan: FloatArray, clock: int) -> float:
+    """The temperature ``clock`` proposals after the (re)start of the schedule ``plan``."""
+    kind = plan[_KIND]
+    if kind == 0:
+        return float(plan[_T0])
+    step = np.int64(plan[_STEP])
+    k = clock // step
+    if kind == 1:
+        return float(plan[_T0] * plan[_ALPHA] ** k)
+    progress = min(1.0, k * step / plan[_LENGTH])
+    low, high = plan[_LOG_BETA0], plan[_LOG_BETA1]
+    return math.exp(-(low + (high - low) * math.sqrt(progress)))
+
+
+@njit(cache=True)
+def _until_change(plan: FloatArray, clock: int) -> np.int64:
+    """Proposals from ``clock`` to the next step at which the temperature may change."""
+    never = np.int64(1) << np.int64(62)
+    kind = plan[_KIND]
+    if kind == 0:
+        return never
+    step = np.int64(plan[_STEP])
+    k = clock // step
+    if kind == 2 and k * step >= plan[_LENGTH]:
+        return never
+    return (k + 1) * step - clock
+
+
+@njit(cache=True)
+def _fill_thresholds(thresholds: NDArray[np.uint64], temperature: float) -> None:
+    """``thresholds[d] = ⌊2**32 · exp(-d / T)⌋``, rewriting only the entries that were or become
+    non-zero (a single-site table is long and mostly zeros)."""
+    thresholds[0] = np.uint64(1) << np.uint64(32)
+    for d in range(1, len(thresholds)):
+        # T underflows to 0 after long exponential cooling: then only downhill moves
+        value = math.floor(math.exp(-d / temperature) * 2.0**32) if temperature > 0 else 0.0
+        if value == 0 and thresholds[d] == 0:
+            break  # both the old and the new table are zero from here on
+        thresholds[d] = np.uint64(value)
+
+
+@njit(cache=True)
+def _chain(
+    kind: int,
+    values: IntArray,
+    best_values: IntArray,
+    counts: NDArray[np.int32],
+    masks: NDArray[np.uint64],
+    pairs: PairArray,
+    cell_unit_ptr: IntArray,
+    cell_units: IntArray,
+    conflicts: NDArray[np.int32],
+    free: IntArray,
+    free_peer_ptr: IntArray,
+    free_peers: IntArray,
+    thresholds: NDArray[np.uint64],
+    plan: FloatArray,
+    trace: FloatArray,
+    state: NDArray[np.uint64],
+    stats: NDArray[np.int64],
+    budget: int,
+) -> None:
+    """Run up to ``budget`` proposals of move set ``kind`` under the schedule ``plan``.
+
+    The move kernel runs in segments that end where something besides a move happens: the
+    temperature may change, a stall reaches the reheat length, a trace row is due. Between
+    them the constant-temperature loop runs untouched. Returns early when a trace row is due
+    and ``trace`` is full (the caller grows it).
+    """
+    end = stats[_DONE] + budget
+    every = np.int64(plan[_EVERY])
+    reheat = np.int64(plan[_REHEAT])
+    while stats[_DONE] < end and stats[_ENERGY] != 0:
+        done = stats[_DONE]
+        clock = done - stats[_RESTART]
+        temperature = _temperature_at(plan, clock)
+        if temperature != plan[_NOW]:
+            _fill_thresholds(thresholds, temperature)
+            plan[_NOW] = temperature
+        stop = min(end, done + _until_change(plan, clock))
+        if reheat > 0:
+            stop = min(stop, max(stats[_BEST_AT], stats[_RESTART]) + reheat)
+        if every > 0:
+            due = (done // every + 1) * every
+            if due <= stop:
+                if stats[_ROWS] == trace.shape[0]:
+                    return
+                stop = due
+        if kind == _SWAP:
+            _box_swap_chain(
+                values, best_values, counts, masks, pairs, cell_unit_ptr, cell_units,
+                thresholds, state, stats, stop - done,
+            )  # fmt: skip
+        else:
+            _single_site_chain(
+                values, best_values, conflicts, free, free_peer_ptr, free_peers, thresholds,
+                state, stats, stop - done,
+            )  # fmt: skip
+        done = stats[_DONE]
+        if every > 0 and done % every == 0:
+            row = stats[_ROWS]
+            trace[row, 0] = done
+            trace[row, 1] = stats[_ENERGY]
+            trace[row, 2] = temperature
+            trace[row, 3] = (stats[_TAKEN] - stats[_ROW_TAKEN]) / every
+            stats[_ROWS] = row + 1
+            stats[_ROW_TAKEN] = stats[_TAKEN]
+        if reheat > 0 and done - max(stats[_BEST_AT], stats[_RESTART]) >= reheat:
+            stats[_RESTART] = done
 
 
 @njit(cache=True, inline="always")
@@ -467,6 +988,63 @@ def _box_swap_chain(
         for q in range(cell_unit_ptr[b], cell_unit_ptr[b + 1]):
             _shift(counts, masks, cell_units[q], values[b], values[a])
         values[a], values[b] = values[b], values[a]
+        energy += delta
+        if energy < best:
+            best = energy
+            best_at = done
+            best_values[:] = values
+    state[0] = s
+    stats[0] = energy
+    stats[1] = best
+    stats[2] = best_at
+    stats[3] = done
+    stats[4] = taken
+
+
+@njit(cache=True)
+def _single_site_chain(
+    values: IntArray,
+    best_values: IntArray,
+    conflicts: NDArray[np.int32],
+    free: IntArray,
+    free_peer_ptr: IntArray,
+    free_peers: IntArray,
+    thresholds: NDArray[np.uint64],
+    state: NDArray[np.uint64],
+    stats: NDArray[np.int64],
+    budget: int,
+) -> None:
+    """Run up to ``budget`` single-site proposals; ``stats`` as for :func:`_box_swap_chain`."""
+    energy = stats[0]
+    best = stats[1]
+    best_at = stats[2]
+    done = stats[3]
+    taken = stats[4]
+    others = np.uint64(conflicts.shape[1] - 2)  # N − 1 values to move to
+    n_moves = free.shape[0] * (conflicts.shape[1] - 2)
+    s = state[0]
+    for _ in range(budget):
+        if energy == 0:
+            break
+        done += 1
+        s, bits = _next(s)
+        # one draw among free cells × other values: the quotient is the cell, the rest the value
+        m = _below(bits, n_moves)
+        i = m // others
+        c = free[i]
+        x = values[c]
+        y = np.int32(m - i * others) + np.int32(1)
+        if y >= x:
+            y += np.int32(1)
+        delta = np.int64(conflicts[c, y]) - np.int64(conflicts[c, x])
+        if delta > 0 and (bits & _LOW32) >= thresholds[delta]:
+            continue
+        taken += 1
+        for p in range(free_peer_ptr[i], free_peer_ptr[i + _ONE]):
+            q = free_peers[p]
+            conflicts[q, x] -= 1
+            conflicts[q, y] += 1
+        values[c] = y
         energy += delta
         if energy < best:
             best = energy
