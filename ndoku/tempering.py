@@ -1,0 +1,567 @@
+"""Parallel tempering: box-swap Metropolis chains on a ladder of temperatures, exchanging states.
+
+Glossary
+--------
+replica
+    One full box-swap state (values, unit counts and masks, its own random stream) on the
+    pair table all replicas share (:func:`ndoku.metropolis.box_swap_system`). Replica ``r``
+    starts from :func:`~ndoku.metropolis.initial_state` with seed ``seed · R + r``.
+rung, ladder
+    The ladder is the tuple of temperatures, coldest first and strictly rising; a rung is one
+    of them. Every rung holds exactly one replica at a time.
+sweep
+    ``exchange_every`` proposals of every replica at its rung's temperature, the replicas in
+    parallel (numba ``prange``). A replica that reaches energy 0 ends its sweep there.
+exchange
+    After each sweep, neighbouring rungs trade their replicas with probability
+    ``min(1, exp((β_i − β_j)(E_i − E_j)))`` (β = 1/T, E = energy): a lower energy always moves
+    to the colder rung, a higher one sometimes. Even sweeps try rungs (0, 1), (2, 3) …, odd
+    sweeps (1, 2), (3, 4) … — pairs of one sweep share no rung, and the alternation lets a
+    replica walk the whole ladder. The replicas keep their states and streams; only the
+    rung they run at changes.
+energy
+    As in :mod:`ndoku.metropolis`: Σ over rows and columns of N − distinct symbols, 0 exactly
+    when solved. The run stops when any replica reaches 0.
+temperature
+    The coldest rung finds the solution, the hotter ones cross the barriers between the cold
+    chain's dead ends. :func:`default_ladder` spreads the rungs geometrically around
+    :func:`~ndoku.metropolis.default_temperature`.
+
+Determinism: every replica draws from its own stream and the exchanges from another, all
+derived from the seed, and exchanges happen after fixed numbers of proposals. Which thread
+runs which replica, and how many sweeps one kernel call runs between timeout checks, does not
+change any draw: the same seed gives the same result on any number of cores.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from ndoku._jit import _below, _next, compile_notice
+from ndoku.errors import NdokuError
+from ndoku.metropolis import (
+    TRACE_COLUMNS,
+    ChainResult,
+    SwapSystem,
+    _change,
+    _check_arguments,
+    _shift,
+    acceptance_thresholds,
+    box_swap_system,
+    default_temperature,
+    initial_state,
+    unit_counts,
+    units_per_cell,
+)
+from ndoku.puzzle import Puzzle
+
+IntArray = NDArray[np.int32]
+
+#: Rungs of the default ladder, and its ends as multiples of the puzzle's default
+#: temperature; measured (benchmarks/bench_tempering.py).
+LADDER_RUNGS = 4
+LADDER_COLD = 0.8
+LADDER_HOT = 1.4
+#: Proposals per replica between exchanges; measured (benchmarks/bench_tempering.py).
+DEFAULT_EXCHANGE_EVERY = 10_000
+#: Limits of a run, over all replicas together.
+DEFAULT_MAX_PROPOSALS = 10_000_000_000
+DEFAULT_TIMEOUT = 60.0
+#: Proposals (all replicas) per kernel call at most, so that the timeout is checked every
+#: ~0.2 s on two cores; calls start at one sweep and double.
+_LAST_CALL = 1 << 23
+_LOW32 = np.uint64(0xFFFFFFFF)
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_A = np.uint64(3)  # column of a pair's first changed unit (see SwapSystem.pairs)
+_S11 = np.uint64(11)
+_UNIT = 2.0**-53  # 53 random bits times this: uniform in [0, 1)
+
+
+@dataclass(frozen=True)
+class TemperingResult(ChainResult):
+    """A :class:`~ndoku.metropolis.ChainResult`, plus how often neighbouring rungs exchanged.
+
+    The chain fields describe the best replica (lowest best energy, first reached), except
+    ``proposals`` and ``acceptances``, summed over all replicas, and ``temperature``, the
+    coldest rung. ``best_at`` counts total proposals: R × the replica's own count (replicas
+    advance in step).
+
+    Attributes
+    ----------
+    exchange_rates : tuple of float
+        Per neighbouring pair of rungs (k, k + 1), the share of attempted exchanges taken;
+        NaN for a pair never tried.
+    """
+
+    exchange_rates: tuple[float, ...] = ()
+
+
+def default_ladder(puzzle: Puzzle) -> tuple[float, ...]:
+    """The default rungs, coldest first: geometric around the puzzle's default temperature.
+
+    :data:`LADDER_RUNGS` rungs from ``LADDER_COLD`` to ``LADDER_HOT`` times
+    :func:`~ndoku.metropolis.default_temperature` of the puzzle's size and units per cell.
+
+    Examples
+    --------
+    >>> from ndoku.generate import layout_puzzle
+    >>> default_ladder(layout_puzzle("25x25"))
+    (0.2, 0.241, 0.2904, 0.35)
+    """
+    middle = default_temperature(puzzle.size, units_per_cell(puzzle))
+    return geometric_ladder(LADDER_COLD * middle, LADDER_HOT * middle, LADDER_RUNGS)
+
+
+def geometric_ladder(cold: float, hot: float, rungs: int) -> tuple[float, ...]:
+    """``rungs`` temperatures from ``cold`` to ``hot`` with a constant ratio, rounded to 4 places.
+
+    >>> geometric_ladder(0.2, 0.35, 5)
+    (0.2, 0.23, 0.2646, 0.3043, 0.35)
+    """
+    if rungs < 2:
+        raise NdokuError(f"parallel tempering needs at least 2 replicas, got {rungs}")
+    return tuple(round(t, 4) for t in np.geomspace(cold, hot, rungs).tolist())
+
+
+def tempering(
+    puzzle: Puzzle,
+    *,
+    temperatures: Sequence[float] | None = None,
+    replicas: int | None = None,
+    exchange_every: int = DEFAULT_EXCHANGE_EVERY,
+    seed: int = 0,
+    max_proposals: int = DEFAULT_MAX_PROPOSALS,
+    timeout: float = DEFAULT_TIMEOUT,
+    givens: IntArray | None = None,
+    trace_every: int = 0,
+    threads: int | None = None,
+) -> TemperingResult:
+    """Run box-swap replicas on a temperature ladder until one solves the puzzle or a limit hits.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    temperatures : sequence of float, optional
+        The ladder, coldest first, strictly rising (an unsorted or repeated ladder is refused
+        rather than reordered, so that rung k is always the k-th number given). Default
+        :func:`default_ladder`.
+    replicas : int, optional
+        Without ``temperatures``: that many rungs, geometric between the default ladder's
+        ends. With them: must equal their number.
+    exchange_every : int
+        Proposals of each replica between exchange attempts.
+    seed : int
+        0 or more. Same seed, same result, on any number of threads.
+    max_proposals : int
+        Stop once this many proposals (all replicas together) are made; never exceeded.
+    timeout : float
+        Stop after this many seconds (checked between kernel calls, at most ~0.2 s apart).
+    givens : ndarray, optional
+        Fixed cells to use instead of the puzzle's givens (e.g. after propagation).
+    trace_every : int
+        When positive, ``trace`` gets a row after the first sweep at or past every multiple
+        of this many total proposals, and one where the run stops: total proposals, the
+        lowest energy over the replicas, that replica's temperature, and the acceptance rate
+        of all replicas since the previous row (:data:`~ndoku.metropolis.TRACE_COLUMNS`).
+    threads : int, optional
+        Threads for the replicas (default: numba's, all cores); the result does not depend
+        on it.
+
+    Returns
+    -------
+    TemperingResult
+        ``schedule`` is ``"tempering"``, ``ladder`` the rungs, ``exchange_rates`` the share of
+        exchanges taken per neighbouring pair of rungs.
+
+    Raises
+    ------
+    ndoku.errors.NdokuError
+        Fewer than 2 rungs, a temperature that is not a positive number, a ladder that does
+        not rise strictly, ``replicas`` that disagrees with ``temperatures``,
+        ``exchange_every`` below 1, more than 63 symbols, a negative seed, limit or
+        ``trace_every``, a timeout that is not positive, a thread count numba cannot use.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> r = tempering(p, seed=1)
+    >>> r.solved, r.energy, r.stop, r.schedule, len(r.ladder)
+    (True, 0, 'solved', 'tempering', 4)
+    """
+    ladder = _ladder(puzzle, temperatures, replicas)
+    if exchange_every < 1:
+        raise NdokuError(f"exchange interval must be 1 or more proposals, got {exchange_every}")
+    _check_arguments(ladder[0], seed, max_proposals, timeout, trace_every)
+    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    if threads is not None and not 1 <= threads <= most:
+        raise NdokuError(f"threads must be between 1 and {most}, got {threads}")
+    replicas_ = Replicas.start(box_swap_system(puzzle, givens), ladder, seed)
+    compile_notice(_sweeps)
+    replicas_.run(0, 0, 0)  # compile or load: untimed
+    previous_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    try:
+        return _drive(replicas_, exchange_every, max_proposals, timeout, trace_every, seed)
+    finally:
+        numba.set_num_threads(previous_threads)
+
+
+def _ladder(
+    puzzle: Puzzle, temperatures: Sequence[float] | None, replicas: int | None
+) -> tuple[float, ...]:
+    if temperatures is None:
+        ladder = default_ladder(puzzle)
+        if replicas is not None:
+            ladder = geometric_ladder(ladder[0], ladder[-1], replicas)
+        return ladder
+    ladder = tuple(float(t) for t in temperatures)
+    if replicas is not None and replicas != len(ladder):
+        raise NdokuError(f"{replicas} replicas but {len(ladder)} temperatures")
+    if len(ladder) < 2:
+        raise NdokuError(f"parallel tempering needs at least 2 temperatures, got {len(ladder)}")
+    for t in ladder:
+        if not (math.isfinite(t) and t > 0):
+            raise NdokuError(f"temperature must be a positive number, got {t}")
+    if any(b <= a for a, b in itertools.pairwise(ladder)):
+        listed = ", ".join(f"{t:g}" for t in ladder)
+        raise NdokuError(f"temperatures must rise strictly from the coldest rung, got {listed}")
+    return ladder
+
+
+@dataclass(frozen=True, eq=False)
+class Replicas:
+    """The arrays of all replicas, indexed by replica (not rung) along the first axis.
+
+    Attributes
+    ----------
+    values, best_values : ndarray of int32, shape (R, cells)
+    counts : ndarray of int32, shape (R, units + 1, N + 1)
+    masks : ndarray of uint64, shape (R, units + 1, 2)
+    stats : ndarray of int64, shape (R, 5)
+        Per replica: energy, best energy, best_at, proposals, acceptances (its own counts).
+    rung_of : ndarray of int64, shape (R,)
+        The rung each replica runs at.
+    states : ndarray of uint64, shape (R + 1,)
+        The replicas' random streams, then the exchanges' stream.
+    exchanges : ndarray of int64, shape (R - 1, 2)
+        Per neighbouring pair of rungs: exchanges tried, exchanges taken.
+    """
+
+    system: SwapSystem
+    ladder: tuple[float, ...]
+    thresholds: NDArray[np.uint64]  # (R, 2 · width + 1): acceptance_thresholds of each rung
+    betas: NDArray[np.float64]
+    values: IntArray
+    best_values: IntArray
+    counts: NDArray[np.int32]
+    masks: NDArray[np.uint64]
+    stats: NDArray[np.int64]
+    rung_of: NDArray[np.int64]
+    states: NDArray[np.uint64]
+    exchanges: NDArray[np.int64]
+
+    @classmethod
+    def start(cls, system: SwapSystem, ladder: tuple[float, ...], seed: int) -> Replicas:
+        """Replica ``r`` at rung ``r``, from initial state ``seed · R + r``."""
+        n = len(ladder)
+        values = np.stack([initial_state(system, seed * n + r) for r in range(n)])
+        tallies = [unit_counts(system, v) for v in values]
+        energies = [e for _, _, e in tallies]
+        width = (system.pairs.shape[1] - 3) // 2
+        # SeedSequence mixes (seed, R) into independent, non-zero 64-bit stream states
+        states = np.random.SeedSequence([seed, n]).generate_state(n + 1, np.uint64)
+        return cls(
+            system=system,
+            ladder=ladder,
+            thresholds=np.stack([acceptance_thresholds(t, width) for t in ladder]),
+            betas=1.0 / np.array(ladder),
+            values=values,
+            best_values=values.copy(),
+            counts=np.stack([c for c, _, _ in tallies]),
+            masks=np.stack([m for _, m, _ in tallies]),
+            stats=np.array([[e, e, 0, 0, 0] for e in energies], dtype=np.int64),
+            rung_of=np.arange(n, dtype=np.int64),
+            states=np.where(states == 0, np.uint64(1), states),
+            exchanges=np.zeros((n - 1, 2), dtype=np.int64),
+        )
+
+    def run(self, first: int, sweeps: int, budget: int) -> int:
+        """Sweeps ``first`` .. ``first + sweeps - 1`` of ``budget`` proposals per replica,
+        each followed by its exchanges; stops after a sweep that solves. Returns sweeps run."""
+        system = self.system
+        return int(
+            _sweeps(
+                self.values,
+                self.best_values,
+                self.counts,
+                self.masks,
+                system.pairs,
+                system.cell_unit_ptr,
+                system.cell_units,
+                self.thresholds,
+                self.betas,
+                self.rung_of,
+                self.states,
+                self.stats,
+                self.exchanges,
+                first,
+                sweeps,
+                budget,
+            )
+        )
+
+    @property
+    def proposals(self) -> int:
+        return int(self.stats[:, 3].sum())
+
+    @property
+    def acceptances(self) -> int:
+        return int(self.stats[:, 4].sum())
+
+    def trace_row(self) -> tuple[int, int, float]:
+        """Total proposals, the lowest energy, and the temperature of the replica holding it."""
+        r = int(np.argmin(self.stats[:, 0]))
+        return self.proposals, int(self.stats[r, 0]), self.ladder[self.rung_of[r]]
+
+
+def _drive(
+    replicas: Replicas,
+    exchange_every: int,
+    max_proposals: int,
+    timeout: float,
+    trace_every: int,
+    seed: int,
+) -> TemperingResult:
+    """Call the kernel in growing batches of sweeps, checking the limits and tracing between."""
+    n = len(replicas.ladder)
+    per_sweep = n * exchange_every
+    trace: list[tuple[float, ...]] = []
+    marked = (0, 0)  # proposals and acceptances at the previous trace row
+    start = time.perf_counter()
+    done_sweeps = 0
+    batch = 1
+    stop = "max-proposals"
+    while True:
+        if (replicas.stats[:, 0] == 0).any():
+            stop = "solved"
+            break
+        if len(replicas.system.pairs) == 0:
+            stop = "stuck"
+            break
+        left = max_proposals - replicas.proposals
+        # a last, shorter sweep uses what the cap leaves, so the cap is met but never passed
+        budget = min(exchange_every, left // n)
+        if budget <= 0:
+            break
+        if time.perf_counter() - start > timeout:
+            stop = "timeout"
+            break
+        sweeps = min(batch, left // per_sweep) if budget == exchange_every else 1
+        if trace_every:  # end the batch at the sweep that reaches the next multiple
+            to_row = (marked[0] // trace_every + 1) * trace_every - replicas.proposals
+            sweeps = max(1, min(sweeps, -(-to_row // per_sweep)))
+        done_sweeps += replicas.run(done_sweeps, sweeps, budget)
+        batch = min(batch * 2, max(1, _LAST_CALL // per_sweep))
+        if trace_every and replicas.proposals // trace_every > marked[0] // trace_every:
+            marked = _add_row(trace, replicas, marked)
+    seconds = time.perf_counter() - start
+    if trace_every and replicas.proposals > marked[0]:
+        _add_row(trace, replicas, marked)
+    stats = replicas.stats
+    # the best replica: lowest best energy, reached first, colder rung on a tie
+    best = min(range(n), key=lambda r: (stats[r, 1], stats[r, 2], replicas.rung_of[r]))
+    tried = replicas.exchanges[:, 0]
+    rates = np.where(tried > 0, replicas.exchanges[:, 1] / np.maximum(tried, 1), np.nan)
+    return TemperingResult(
+        solved=stop == "solved",
+        values=replicas.values[best].copy(),
+        best_values=replicas.best_values[best].copy(),
+        energy=int(stats[best, 0]),
+        best_energy=int(stats[best, 1]),
+        best_at=n * int(stats[best, 2]),
+        proposals=replicas.proposals,
+        acceptances=replicas.acceptances,
+        seconds=seconds,
+        seed=seed,
+        temperature=replicas.ladder[0],
+        stop=stop,
+        moves="box",
+        schedule="tempering",
+        ladder=replicas.ladder,
+        trace=np.array(trace, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS)),
+        exchange_rates=tuple(rates.tolist()),
+    )
+
+
+def _add_row(
+    trace: list[tuple[float, ...]], replicas: Replicas, marked: tuple[int, int]
+) -> tuple[int, int]:
+    proposals, energy, temperature = replicas.trace_row()
+    accepted = replicas.acceptances
+    rate = (accepted - marked[1]) / (proposals - marked[0])
+    trace.append((proposals, energy, temperature, rate))
+    return proposals, accepted
+
+
+@njit(cache=True)
+def exchange_probability(beta_i: float, beta_j: float, energy_i: int, energy_j: int) -> float:
+    """The Metropolis swap rule: ``min(1, exp((β_i − β_j)(E_i − E_j)))``.
+
+    The probability that the replicas at inverse temperatures ``beta_i`` and ``beta_j``, with
+    energies ``energy_i`` and ``energy_j``, trade rungs. It keeps the joint Boltzmann
+    distribution of all rungs stationary.
+
+    >>> exchange_probability(4.0, 2.0, 10, 6)  # the colder one is higher: always
+    1.0
+    >>> round(exchange_probability(4.0, 2.0, 6, 10), 6) == round(math.exp(-8.0), 6)
+    True
+    """
+    x = (beta_i - beta_j) * (energy_i - energy_j)
+    return 1.0 if x >= 0.0 else math.exp(x)
+
+
+@njit(cache=True)
+def _exchange(
+    betas: NDArray[np.float64],
+    rung_of: NDArray[np.int64],
+    energies: NDArray[np.int64],
+    states: NDArray[np.uint64],
+    exchanges: NDArray[np.int64],
+    parity: int,
+) -> None:
+    """Try rungs (parity, parity + 1), (parity + 2, parity + 3) …; the last stream decides."""
+    n = len(rung_of)
+    at = np.empty(n, dtype=np.int64)  # rung → replica
+    for r in range(n):
+        at[rung_of[r]] = r
+    s = states[n]
+    for k in range(parity, n - 1, 2):
+        i = at[k]
+        j = at[k + 1]
+        s, bits = _next(s)
+        exchanges[k, 0] += 1
+        if (bits >> _S11) * _UNIT < exchange_probability(
+            betas[k], betas[k + 1], energies[i], energies[j]
+        ):
+            exchanges[k, 1] += 1
+            rung_of[i] = k + 1
+            rung_of[j] = k
+    states[n] = s
+
+
+@njit(cache=True, parallel=True)
+def _sweeps(
+    values: IntArray,
+    best_values: IntArray,
+    counts: NDArray[np.int32],
+    masks: NDArray[np.uint64],
+    pairs: NDArray[np.uint32],
+    cell_unit_ptr: IntArray,
+    cell_units: IntArray,
+    thresholds: NDArray[np.uint64],
+    betas: NDArray[np.float64],
+    rung_of: NDArray[np.int64],
+    states: NDArray[np.uint64],
+    stats: NDArray[np.int64],
+    exchanges: NDArray[np.int64],
+    first: int,
+    sweeps: int,
+    budget: int,
+) -> int:
+    """Sweeps of all replicas in parallel, each followed by exchanges; returns sweeps run."""
+    n = values.shape[0]
+    for t in range(sweeps):
+        for r in prange(n):
+            _replica_sweep(
+                values[r],
+                best_values[r],
+                counts[r],
+                masks[r],
+                pairs,
+                cell_unit_ptr,
+                cell_units,
+                thresholds[rung_of[r]],
+                states[r : r + 1],
+                stats[r],
+                budget,
+            )
+        if (stats[:, 0] == 0).any():
+            return t + 1
+        _exchange(betas, rung_of, stats[:, 0].copy(), states, exchanges, (first + t) % 2)
+    return sweeps
+
+
+@njit(cache=True)
+def _replica_sweep(
+    values: IntArray,
+    best_values: IntArray,
+    counts: NDArray[np.int32],
+    masks: NDArray[np.uint64],
+    pairs: NDArray[np.uint32],
+    cell_unit_ptr: IntArray,
+    cell_units: IntArray,
+    thresholds: NDArray[np.uint64],
+    state: NDArray[np.uint64],
+    stats: NDArray[np.int64],
+    budget: int,
+) -> None:
+    """Up to ``budget`` box-swap proposals of one replica (``stats`` as in :class:`Replicas`).
+
+    The proposal and ΔE are those of ``ndoku.metropolis._box_swap_chain``, from the same
+    helpers; this copy of the loop exists because a replica's arrays are rows of the
+    replica-stacked arrays and its threshold row follows its rung.
+    """
+    energy = stats[0]
+    best = stats[1]
+    best_at = stats[2]
+    done = stats[3]
+    taken = stats[4]
+    n_pairs = pairs.shape[0]
+    width = np.uint64((pairs.shape[1] - 3) // 2)
+    s = state[0]
+    for _ in range(budget):
+        if energy == 0:
+            break
+        done += 1
+        s, bits = _next(s)
+        i = _below(bits, n_pairs)
+        a = pairs[i, 0]
+        b = pairs[i, 1]
+        x = np.uint64(values[a])
+        y = np.uint64(values[b])
+        delta = _change(masks, pairs[i, _A], x, y) + _change(masks, pairs[i, _A + width], y, x)
+        j = _A + _ONE
+        delta += _change(masks, pairs[i, j], x, y) + _change(masks, pairs[i, j + width], y, x)
+        for k in range(_A + _TWO, _A + pairs[i, 2]):
+            delta += _change(masks, pairs[i, k], x, y) + _change(masks, pairs[i, k + width], y, x)
+        if delta > 0 and (bits & _LOW32) >= thresholds[delta]:
+            continue
+        taken += 1
+        for p in range(cell_unit_ptr[a], cell_unit_ptr[a + 1]):
+            _shift(counts, masks, cell_units[p], values[a], values[b])
+        for q in range(cell_unit_ptr[b], cell_unit_ptr[b + 1]):
+            _shift(counts, masks, cell_units[q], values[b], values[a])
+        values[a], values[b] = values[b], values[a]
+        energy += delta
+        if energy < best:
+            best = energy
+            best_at = done
+            best_values[:] = values
+    state[0] = s
+    stats[0] = energy
+    stats[1] = best
+    stats[2] = best_at
+    stats[3] = done
+    stats[4] = taken
