@@ -10,7 +10,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -20,12 +20,16 @@ import click
 
 from ndoku import __version__
 from ndoku.errors import NdokuError, VerificationError
+from ndoku.metropolis import MOVES, SCHEDULES
+from ndoku.solve import METHODS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_UNSOLVED = 1
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 3
+#: Proposals between two points of a --trace or --plot.
+DEFAULT_TRACE_EVERY = 1000
 
 
 class Failure(Exception):
@@ -100,15 +104,37 @@ def limit_options(command: F) -> F:
     )(command)
 
 
+def chain_options(command: F) -> F:
+    """Options of the Monte-Carlo chain that solve and tune share."""
+    command = click.option(
+        "--max-proposals",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Stop a chain after this many proposals [default: no limit but the timeout].",
+    )(command)
+    command = click.option(
+        "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed."
+    )(command)
+    return click.option(
+        "--moves",
+        type=click.Choice(MOVES),
+        default="box",
+        show_default=True,
+        help="Moves of the chain: box = swap two free cells of a box; row = of a row (single "
+        "grids); single = one free cell takes another value.",
+    )(command)
+
+
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option(
     "--method",
-    type=click.Choice(["auto", "exact", "metropolis", "hybrid"]),
+    type=click.Choice(METHODS),
     default="auto",
     show_default=True,
     help="auto/exact: propagation and search, proving uniqueness; metropolis: the Monte-Carlo "
-    "chain; hybrid: propagation, then the chain.",
+    "chain; hybrid: propagation, then the chain; tempering: replicas of the chain on a "
+    "temperature ladder (large puzzles).",
 )
 @click.option(
     "--unique",
@@ -119,14 +145,80 @@ def limit_options(command: F) -> F:
     "--temperature",
     "-T",
     type=click.FloatRange(min=0, min_open=True),
-    help="Metropolis temperature [default: by size, 0.25 for 9×9].",
+    help="Metropolis temperature [default: by size and moves, 0.3 for 9×9 box swaps].",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of a chain.")
+@chain_options
 @click.option(
-    "--max-proposals",
-    type=click.IntRange(min=0),
+    "--schedule",
+    type=click.Choice(SCHEDULES),
     default=None,
-    help="Stop a chain after this many proposals [default: no limit but the timeout].",
+    help="Temperature schedule [default: constant; exponential with --alpha, ramp with "
+    "--beta-max].",
+)
+@click.option(
+    "--t0",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Start temperature of a schedule [default: the constant default].",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(min=0, max=1, min_open=True),
+    default=None,
+    help="Exponential cooling T_k = T0·alpha^k, k counted in sweeps; alpha in (0, 1].",
+)
+@click.option(
+    "--beta-max",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Ramp: the inverse temperature rises to this (log β as the square root of progress).",
+)
+@click.option(
+    "--reheat",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Back to T0 after this many proposals without a new best energy (0: never).",
+)
+@click.option(
+    "--ladder",
+    metavar="TEMPERATURES",
+    default=None,
+    help="Tempering rungs, e.g. 0.2,0.24,0.28,0.32 or 0.2:0.35:0.05 [default: by size].",
+)
+@click.option(
+    "--replicas",
+    type=click.IntRange(min=2),
+    default=None,
+    help="Tempering: this many rungs between the default ends [default: by size].",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Chains per puzzle, seeds SEED, SEED+1, …; the first solved one is printed.",
+)
+@click.option(
+    "--trace",
+    "trace_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the chain's proposal, energy, temperature and acceptance rate to this CSV.",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Draw energy against proposals, every run on one plot (PNG; needs matplotlib).",
+)
+@click.option(
+    "--trace-every",
+    type=click.IntRange(min=1),
+    default=DEFAULT_TRACE_EVERY,
+    show_default=True,
+    help="Proposals between two traced points.",
 )
 @limit_options
 @puzzle_options
@@ -136,7 +228,8 @@ def limit_options(command: F) -> F:
     type=click.Choice(["grid", "json"]),
     default="grid",
     show_default=True,
-    help="grid: the solution in the input's own shape; json: one object per puzzle and line.",
+    help="grid: the solution in the input's own shape; json: one object per puzzle (per run) "
+    "and line.",
 )
 @click.option("--pretty", is_flag=True, help="Draw the grid with box borders and colours.")
 def solve(
@@ -144,8 +237,20 @@ def solve(
     method: str,
     unique: bool,
     temperature: float | None,
+    moves: str,
     seed: int,
     max_proposals: int | None,
+    schedule: str | None,
+    t0: float | None,
+    alpha: float | None,
+    beta_max: float | None,
+    reheat: int,
+    ladder: str | None,
+    replicas: int | None,
+    runs: int,
+    trace_path: str | None,
+    plot_path: str | None,
+    trace_every: int,
     timeout: float,
     max_nodes: int | None,
     jobs: int | None,
@@ -160,45 +265,162 @@ def solve(
     one-line puzzles (81 characters for 9×9) is a batch: one answer line per puzzle, or its
     status (none, limit, unsolved, multiple with --unique) when there is no answer.
     """
-    from ndoku.solve import Options, solve_all
+    from ndoku.solve import CHAIN_METHODS, Options, solve_all
+    from ndoku.tune import parse_grid
 
-    options = Options(seed=seed, temperature=temperature, timeout=timeout)
+    chain_asked = {
+        "--moves": moves != "box",
+        "--schedule": schedule is not None,
+        "--t0": t0 is not None,
+        "--alpha": alpha is not None,
+        "--beta-max": beta_max is not None,
+        "--reheat": reheat > 0,
+        "--ladder": ladder is not None,
+        "--replicas": replicas is not None,
+        "--runs": runs > 1,
+        "--trace": trace_path is not None,
+        "--plot": plot_path is not None,
+    }
+    asked = [name for name, given in chain_asked.items() if given]
+    if asked and method not in CHAIN_METHODS:
+        raise NdokuError(
+            f"{', '.join(asked)} steer a Monte-Carlo chain: add --method metropolis, hybrid "
+            "or tempering"
+        )
+    options = Options(
+        seed=seed,
+        temperature=temperature,
+        timeout=timeout,
+        moves=moves,
+        schedule=_schedule(schedule, temperature, t0, alpha, beta_max, reheat),
+        ladder=None if ladder is None else tuple(parse_grid(ladder, "ladder")),
+        replicas=replicas,
+        trace_every=trace_every if trace_path or plot_path else 0,
+    )
     if max_proposals is not None:
         options = replace(options, max_proposals=max_proposals)
     if max_nodes is not None:
         options = replace(options, max_nodes=max_nodes)
+    if plot_path is not None:
+        from ndoku.plot import pyplot
+
+        pyplot()  # a missing matplotlib is an error before any solving
     status = 0
+    traces: list[Any] = []
     for path, puzzles in _read_all(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
             continue
         if len(files) > 1 and fmt == "grid":
             click.echo(f"# {path}")
-        with _progress(len(puzzles)) as progress:
-            outcomes = solve_all(
-                puzzles, method, options, jobs=_jobs(jobs, len(puzzles)), progress=progress
-            )
+        runs_of: list[list[Any]] = []
+        with _progress(len(puzzles) * runs) as progress:
+            for r in range(runs):
+                step = None if progress is None else _offset(progress, r * len(puzzles))
+                outcomes = solve_all(
+                    puzzles,
+                    method,
+                    replace(options, seed=seed + r),
+                    jobs=_jobs(jobs, len(puzzles)),
+                    progress=step,
+                )
+                runs_of.append(outcomes)
         batch = len(puzzles) > 1
-        for number, outcome in enumerate(outcomes, start=1):
+        per_puzzle = list(zip(*runs_of, strict=True))
+        for number, tried in enumerate(per_puzzle, start=1):
+            outcome = _representative(tried)
             shown = outcome.answered and not (unique and outcome.status == "multiple")
             if not shown:
                 status = max(status, EXIT_UNSOLVED)
             if not batch and (not shown or outcome.status == "multiple"):
                 click.echo(f"ndoku: {path}: {_status_message(outcome, shown)}", err=True)
+            if runs > 1 and not batch:
+                click.echo(f"ndoku: {path}: {_runs_summary(tried)}", err=True)
             if fmt == "json":
-                click.echo(json.dumps(_json_record(path, number, batch, outcome, shown)))
+                for run in tried:
+                    run_shown = run.answered and not (unique and run.status == "multiple")
+                    click.echo(json.dumps(_json_record(path, number, batch, run, run_shown)))
             elif pretty:
                 _print_pretty(outcome, shown)
             elif shown:
                 click.echo(outcome.puzzle.text(outcome.values), nl=False)
             elif outcome.puzzle.grid.style.kind == "line":
                 click.echo(outcome.status)
+            label = f"{path}#{number}" if batch else path
+            traces += [_labelled(label, run) for run in tried if run.trace is not None]
         if batch:
-            click.echo(f"ndoku: {path}: {_summary(outcomes)}", err=True)
+            click.echo(f"ndoku: {path}: {_summary([o for run in runs_of for o in run])}", err=True)
         if len(files) > 1 and fmt == "grid":
             click.echo()
+    _write_traces(traces, trace_path, plot_path)
     if status:
         raise Failure(status)
+
+
+def _schedule(
+    kind: str | None,
+    temperature: float | None,
+    t0: float | None,
+    alpha: float | None,
+    beta_max: float | None,
+    reheat: int,
+) -> Any:
+    """The schedule the options ask for, or None for the plain constant-temperature chain."""
+    from ndoku.metropolis import Schedule
+
+    if kind is None:
+        kind = "exponential" if alpha is not None else "ramp" if beta_max is not None else None
+    if kind is None and t0 is None and not reheat:
+        return None
+    kind = kind or "constant"
+    if alpha is not None and kind != "exponential":
+        raise NdokuError(f"--alpha is the rate of exponential cooling, not of a {kind} schedule")
+    if beta_max is not None and kind != "ramp":
+        raise NdokuError(f"--beta-max ends a ramp, not a {kind} schedule")
+    if temperature is not None:
+        raise NdokuError("a schedule starts at --t0: --temperature is for a constant chain")
+    settings: dict[str, Any] = {"kind": kind, "t0": t0, "reheat": reheat}
+    if alpha is not None:
+        settings["alpha"] = alpha
+    if beta_max is not None:
+        settings["beta_max"] = beta_max
+    return Schedule(**settings)
+
+
+def _offset(progress: Callable[[int], None], before: int) -> Callable[[int], None]:
+    return lambda done: progress(before + done)
+
+
+def _representative(tried: Sequence[Any]) -> Any:
+    """The run a puzzle is shown by: the first that answered, else the lowest best energy."""
+    for run in tried:
+        if run.answered:
+            return run
+    return min(tried, key=lambda run: run.stats.get("best_energy", 0))
+
+
+def _runs_summary(tried: Sequence[Any]) -> str:
+    solved = [run for run in tried if run.answered]
+    text = f"{len(solved)} of {len(tried)} runs solved"
+    if solved:
+        seconds = sorted(run.seconds for run in solved)
+        text += f", median {seconds[len(seconds) // 2]:.3f} s"
+    return text
+
+
+def _labelled(label: str, outcome: Any) -> Any:
+    from ndoku.plot import LabelledTrace
+
+    return LabelledTrace(label, int(outcome.stats["seed"]), outcome.trace)
+
+
+def _write_traces(traces: list[Any], trace_path: str | None, plot_path: str | None) -> None:
+    from ndoku.plot import plot_traces, write_trace_csv
+
+    if trace_path is not None:
+        write_trace_csv(traces, trace_path)
+    if plot_path is not None and traces:
+        plot_traces(traces, plot_path)
 
 
 @main.command()
@@ -778,6 +1000,130 @@ def _rating_line(rating: Any) -> str:
             f"{rating.chains} solved)"
         )
     return line
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option(
+    "--temperatures",
+    metavar="GRID",
+    default=None,
+    help="Temperatures to try, start:stop:step or a,b,c; with --alpha, the start temperatures "
+    "T0 [default: 0.15:0.5:0.025, with --alpha the moves' default T].",
+)
+@click.option(
+    "--alpha",
+    metavar="GRID",
+    default=None,
+    help="Exponential cooling rates to try (e.g. 0.99,0.999,0.9999): T_k = T0·alpha^k.",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Chains per setting and puzzle, seeds SEED, SEED+1, ….",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["metropolis", "hybrid"]),
+    default="metropolis",
+    show_default=True,
+    help="hybrid propagates forced cells before each chain.",
+)
+@chain_options
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds per chain before it counts as unsolved.",
+)
+@puzzle_options
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Draw mean time and success against the swept value, with the fit (PNG).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: a table and the fit; json: one object per setting, then one for the fit.",
+)
+def tune(
+    files: tuple[str, ...],
+    temperatures: str | None,
+    alpha: str | None,
+    runs: int,
+    method: str,
+    moves: str,
+    seed: int,
+    max_proposals: int | None,
+    timeout: float,
+    layout: str | None,
+    symbols: str | None,
+    plot_path: str | None,
+    fmt: str,
+) -> None:
+    """Which temperature solves FILES fastest? Run the chain over a grid of settings.
+
+    Per setting: the share of runs solved (95% Wilson interval), mean and median seconds
+    and proposals of the solved runs (95% bootstrap intervals). A quadratic fitted to the
+    mean seconds gives the best value of the swept parameter.
+    """
+    from ndoku.metropolis import default_temperature, units_per_cell
+    from ndoku.solve import Options
+    from ndoku.tune import fit_line, fit_minimum, parse_grid, settings_of, summarize, sweep, table
+
+    puzzles = []
+    for _, read in _read_all(files, symbols, layout):
+        if read is None:
+            raise Failure(EXIT_BAD_INPUT)
+        puzzles += read
+    alphas = None if alpha is None else parse_grid(alpha, "alpha")
+    if temperatures is None:
+        if alphas is None:
+            grid = parse_grid("0.15:0.5:0.025")
+        else:
+            first = puzzles[0]
+            grid = [default_temperature(first.size, units_per_cell(first), moves)]
+    else:
+        grid = parse_grid(temperatures)
+    settings = settings_of(grid, alphas)
+    axis = "alpha" if alphas is not None and len(alphas) > 1 else "temperature"
+    if alphas is not None and len(alphas) > 1 and len(grid) > 1 and plot_path is not None:
+        raise NdokuError("a plot sweeps one value: give one T0 or one alpha")
+    if plot_path is not None:
+        from ndoku.plot import pyplot
+
+        pyplot()
+    base = Options(seed=seed, timeout=timeout, moves=moves)
+    if max_proposals is not None:
+        base = replace(base, max_proposals=max_proposals)
+    total = len(settings) * len(puzzles) * runs
+    with _progress(total, "tuning") as progress:
+        summaries = summarize(sweep(puzzles, settings, runs, method, base, progress))
+    xs = [s.setting.value(axis) for s in summaries]
+    fit = None
+    if alphas is None or len(alphas) == 1 or len(grid) == 1:
+        fit = fit_minimum(xs, [s.mean_seconds.value for s in summaries])
+    name = "alpha" if axis == "alpha" else "T0" if alphas is not None else "T"
+    if fmt == "json":
+        for summary in summaries:
+            click.echo(json.dumps(summary.record()))
+        click.echo(json.dumps({"fit": None if fit is None else fit.record(name)}))
+    else:
+        click.echo(table(summaries))
+        click.echo(fit_line(fit, name))
+    if plot_path is not None:
+        from ndoku.plot import plot_sweep
+
+        plot_sweep(summaries, xs, name, fit, plot_path)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,8 +4,10 @@ Glossary
 --------
 method
     How a puzzle is solved: ``auto`` (propagation, then exact search: the default),
-    ``exact`` (the same, named), ``metropolis`` (the box-swap Monte-Carlo chain) or
-    ``hybrid`` (propagation fixes every forced cell, then the chain fills the rest).
+    ``exact`` (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by
+    default), ``hybrid`` (propagation fixes every forced cell, then the chain fills the
+    rest) or ``tempering`` (replicas of the box-swap chain on a temperature ladder, which
+    exchange states; for large puzzles).
 status
     ``solved`` (a verified solution; unique when the search proved it), ``multiple`` (a
     verified solution, and proof of at least one more), ``none`` (proved: no solution),
@@ -26,14 +28,22 @@ from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.exact import DEFAULT_LIMIT, DEFAULT_MAX_NODES, ExactResult, propagate, solve_batch
-from ndoku.metropolis import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT, metropolis
+from ndoku.metropolis import (
+    DEFAULT_MAX_PROPOSALS,
+    DEFAULT_TIMEOUT,
+    ChainResult,
+    Schedule,
+    metropolis,
+)
 from ndoku.puzzle import Puzzle
 from ndoku.verify import verify
 
 IntArray = NDArray[np.int32]
 Stat = int | float | str | bool | None
 
-METHODS = ("auto", "exact", "metropolis", "hybrid")
+METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering")
+#: The methods that run a Monte-Carlo chain (and can be traced).
+CHAIN_METHODS = ("metropolis", "hybrid", "tempering")
 #: Statuses whose ``values`` are a verified solution.
 ANSWERED = ("solved", "multiple")
 
@@ -51,6 +61,8 @@ class Outcome:
         that stopped early, the best state it reached; else None.
     stats : dict
         Method figures, in the order they are reported.
+    trace : ndarray of float64 or None
+        A chain's trace (see ``ndoku.metropolis.TRACE_COLUMNS``) when one was asked for.
     """
 
     puzzle: Puzzle
@@ -59,6 +71,7 @@ class Outcome:
     values: IntArray | None
     seconds: float
     stats: dict[str, Stat] = field(default_factory=dict)
+    trace: NDArray[np.float64] | None = None
 
     @property
     def answered(self) -> bool:
@@ -76,6 +89,11 @@ class Options:
     timeout: float = DEFAULT_TIMEOUT
     limit: int = DEFAULT_LIMIT
     max_nodes: int = DEFAULT_MAX_NODES
+    moves: str = "box"
+    schedule: Schedule | None = None
+    ladder: tuple[float, ...] | None = None
+    replicas: int | None = None
+    trace_every: int = 0
 
 
 def solve(puzzle: Puzzle, method: str = "auto", options: Options | None = None) -> Outcome:
@@ -158,26 +176,25 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
         stats["forced"] = int((givens > 0).sum() - (puzzle.givens > 0).sum())
         if not ok:
             return Outcome(puzzle, method, "none", None, 0.0, {**stats, "stop": "propagation"})
-    chain = metropolis(
-        puzzle,
-        temperature=options.temperature,
-        seed=options.seed,
-        max_proposals=options.max_proposals,
-        timeout=options.timeout,
-        givens=givens,
-    )
+    chain = _run_chain(puzzle, method, options, givens)
     if chain.solved:
         verify(puzzle, chain.values)
     stats |= {
         "seed": options.seed,
+        "moves": chain.moves,
+        "schedule": chain.schedule,
         "temperature": chain.temperature,
         "proposals": chain.proposals,
         "acceptances": chain.acceptances,
+        "acceptance_rate": round(chain.acceptances / max(chain.proposals, 1), 6),
+        "proposals_per_second": round(chain.proposals / chain.seconds) if chain.seconds else 0,
         "energy": chain.energy,
         "best_energy": chain.best_energy,
         "best_at": chain.best_at,
         "stop": chain.stop,
     }
+    if chain.ladder:
+        stats["ladder"] = ",".join(f"{t:g}" for t in chain.ladder)
     return Outcome(
         puzzle,
         method,
@@ -185,4 +202,38 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
         chain.values if chain.solved else chain.best_values,
         chain.seconds,
         stats,
+        chain.trace if options.trace_every else None,
+    )
+
+
+def _run_chain(puzzle: Puzzle, method: str, options: Options, givens: IntArray) -> ChainResult:
+    if method == "tempering":
+        from ndoku.tempering import tempering
+
+        if options.moves != "box" or options.schedule is not None:
+            raise NdokuError("tempering runs box swaps on a ladder: it takes no moves or schedule")
+        if options.ladder is None and options.temperature is not None:
+            raise NdokuError("tempering takes a ladder of temperatures, not one temperature")
+        return tempering(
+            puzzle,
+            temperatures=options.ladder,
+            replicas=options.replicas,
+            seed=options.seed,
+            max_proposals=options.max_proposals,
+            timeout=options.timeout,
+            givens=givens,
+            trace_every=options.trace_every,
+        )
+    if options.ladder is not None or options.replicas is not None:
+        raise NdokuError("a ladder or a number of replicas needs the tempering method")
+    return metropolis(
+        puzzle,
+        temperature=options.temperature,
+        seed=options.seed,
+        max_proposals=options.max_proposals,
+        timeout=options.timeout,
+        givens=givens,
+        moves=options.moves,
+        schedule=options.schedule,
+        trace_every=options.trace_every,
     )
