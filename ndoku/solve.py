@@ -36,6 +36,7 @@ from ndoku.metropolis import (
     metropolis,
 )
 from ndoku.puzzle import Puzzle
+from ndoku.tempering import TemperingResult, tempering
 from ndoku.verify import verify
 
 IntArray = NDArray[np.int32]
@@ -193,8 +194,9 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
         "best_at": chain.best_at,
         "stop": chain.stop,
     }
-    if chain.ladder:
+    if isinstance(chain, TemperingResult):
         stats["ladder"] = ",".join(f"{t:g}" for t in chain.ladder)
+        stats["exchange_rates"] = ",".join(f"{r:.3f}" for r in chain.exchange_rates)
     return Outcome(
         puzzle,
         method,
@@ -208,8 +210,6 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
 
 def _run_chain(puzzle: Puzzle, method: str, options: Options, givens: IntArray) -> ChainResult:
     if method == "tempering":
-        from ndoku.tempering import tempering
-
         if options.moves != "box" or options.schedule is not None:
             raise NdokuError("tempering runs box swaps on a ladder: it takes no moves or schedule")
         if options.ladder is None and options.temperature is not None:

@@ -70,6 +70,8 @@ def test_json_reports_the_chain(easy9: Path) -> None:
     code, out, _ = run("solve", "-", "--method", "tempering", "--format", "json", input=SHIDOKU)
     record = json.loads(out)
     assert record["schedule"] == "tempering" and len(record["ladder"].split(",")) >= 2
+    rungs = len(record["ladder"].split(","))
+    assert len(record["exchange_rates"].split(",")) == rungs - 1
 
 
 def test_runs_print_one_solution_and_one_json_line_per_run(easy9: Path) -> None:
