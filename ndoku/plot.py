@@ -106,8 +106,14 @@ def plot_sweep(
     xlabel: str,
     fit: Fit | None,
     path: str | Path,
+    *,
+    xscale: str = "linear",
+    title: str = "",
 ) -> None:
-    """Mean seconds (95% interval) and success rate against the swept value, with the fit."""
+    """Mean seconds (95% interval) and success rate against the swept value, with the fit.
+
+    ``xscale`` is a matplotlib scale: ``logit`` spreads cooling rates such as 0.99, 0.999.
+    """
     plt = pyplot()
     fig, (top, bottom) = plt.subplots(
         2, 1, figsize=(7, 6), sharex=True, layout="constrained", height_ratios=(2, 1)
@@ -122,6 +128,7 @@ def plot_sweep(
         label = "quadratic fit" + ("" if fit.best is None else f", minimum at {fit.best:.3g}")
         top.plot(dense, fit.at(dense), "-", label=label)
     top.set_ylabel("seconds to solve")
+    top.set_title(title)
     top.legend(fontsize="small")
     top.grid(alpha=0.3)
     success = np.array([s.success.value for s in summaries])
@@ -131,6 +138,7 @@ def plot_sweep(
     bottom.set_ylim(-0.05, 1.05)
     bottom.set_ylabel("solved")
     bottom.set_xlabel(xlabel)
+    bottom.set_xscale(xscale)
     bottom.grid(alpha=0.3)
     _save(fig, path)
 

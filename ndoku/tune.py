@@ -331,8 +331,8 @@ def table(summaries: Sequence[Summary]) -> str:
         row += [
             f"{s.solved}/{s.runs}",
             s.success.text(".2f"),
-            s.mean_seconds.text(".4f"),
-            s.median_seconds.text(".4f"),
+            s.mean_seconds.text(".3g"),
+            s.median_seconds.text(".3g"),
             s.median_proposals.text(".3g"),
         ]
         rows.append(row)
