@@ -319,7 +319,7 @@ def table(summaries: Sequence[Summary]) -> str:
     """One aligned line per setting: its values, solved runs, success and times (95% intervals).
 
     >>> runs = [Run(Setting(0.3), 0, s, True, 0.01 * (s + 1), 1000 * (s + 1)) for s in range(3)]
-    >>> print(table(summarize(runs)).splitlines()[1][:50])
+    >>> print(table(summarize(runs)).splitlines()[1][:49])
     0.3  3/3     1.00 [0.44, 1.00]  0.02 [0.01, 0.03]
     """
     cooling = any(s.setting.alpha is not None for s in summaries)
