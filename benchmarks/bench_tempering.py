@@ -11,6 +11,72 @@ minimal puzzles, 20 collected from the wild); ``25x25-random`` blanks 55% of the
 solved 25×25 grid that ndoku's own generator makes (``random_solution``, seeds 1..20).
 Every solution is checked by :func:`ndoku.verify.problems`. Proposal counts are exact for a
 seed and do not depend on the thread count; times depend on the machine and its load.
+Proposals are always counted over all replicas together.
+
+Goal run (``python -m benchmarks tempering``, default ladder and interval, both cores, seeds
+1-3, load average 0.4 before and 1.2 after; 2026-11-23)
+-----------------------------------------------------------------------------------------
+25×25 shared: 66.7% solved within 2·10⁸ (goal 95%: missed), median 0.065 s and 9.8 M
+proposals (goal 5 s: met). Unsolved: all 18 runs of the six Gecode minimal puzzles, and some
+runs of wild 2 (jarnet, 372 empty cells), 8 and 13. One chain at T = 0.25 on the same runs:
+65%, median 0.28 s, 29 M proposals.
+
+25×25 random 55%: 68.3% solved within 2·10⁸ (missed), median 0.52 s and 103 M proposals
+(met). One chain: 85%, median 0.55 s, 60 M proposals.
+
+Sweep (one thread, so that other work on the machine changes no figure below)
+------------------------------------------------------------------------------
+Per set and setting: runs solved within the cap, and the median and 75th percentile of
+proposals per run (an unsolved run counts as infinite). Exchanges every 10 000 proposals per
+replica unless said; ``a:b`` ladders are 4 rungs from a to b times the default temperature,
+``=`` ladders given temperatures; ``fixed`` is one Metropolis chain at the default T.
+
+25×25 random 55% (20 puzzles), cap 2·10⁸:
+
+| setting                      | seeds | solved  | median, p75 (M) |
+|------------------------------|-------|---------|-----------------|
+| fixed T = 0.25               | 1-5   | 83/100  | 71, 153         |
+| *=0.23/0.24/0.25/0.26*       | 1-5   | 73/100  | 108, inf        |
+| =0.24/0.25/0.26/0.27         | 1-5   | 74/100  | 105, inf        |
+| =0.225/0.235/0.245/0.255     | 1-5   | 67/100  | 118, inf        |
+| =0.23/0.24/0.25/0.26, every 1 000   | 1-2 | 29/40 | 108, inf     |
+| =0.23/0.24/0.25/0.26, every 100 000 | 1-2 | 29/40 | 99, inf      |
+| =0.22/0.235/0.25/0.265       | 1-2   | 28/40   | 118, inf        |
+| =0.22/0.24/0.26/0.28         | 1-2   | 26/40   | 105, inf        |
+| =0.22/0.24/0.26/0.28/0.30    | 1-2   | 27/40   | 165, inf        |
+| =0.23/0.245/0.26             | 1-2   | 31/40   | 122, 193        |
+| =0.24/0.26                   | 1-2   | 28/40   | 117, inf        |
+| 4 rungs 0.2 … 0.35           | 1-2   | 20/39   | 200, inf        |
+
+Exchange rates: 0.23-0.26 takes 60-70% of exchanges per pair, 0.22-0.30 (5 rungs) 25-50%,
+0.2-0.35 (5 rungs) 30-50% between its two coldest rungs, 5-15% between the next two and
+1-4% above 0.26: the hot
+replicas of a wide ladder hardly ever hand a state down, they only spend proposals. With the
+cap counted over all replicas no ladder beat the single chain on these puzzles; on the four
+that the chain finds hardest (random55:3, 8, 13 and 18, seeds 1-2, cap 10⁹) 0.23-0.26
+solved 8/8 with median 2.2·10⁸ against the chain's 8/8 with 3.0·10⁸, 0.22-0.30 8/8, 0.2-0.35
+6/8. The Gecode minimal puzzles (gecode19, 20, 23: 355-357 empty cells, unique) were not
+solved within 10⁹ proposals by 0.2-0.35 (5 rungs), 0.18-0.36 (7) or 0.22-0.32 (4).
+
+Other sizes, cap 10⁸ (the chain's own runs capped there too):
+
+| set (puzzles × seeds)  | fixed         | 0.9:1.1       | 0.9:1.2       | 0.8:1.4       |
+|------------------------|---------------|---------------|---------------|---------------|
+| samurai (8 × 3)        | 24, 1.0, 4.1  | 24, 1.0, 3.8  | *24, 0.8, 2.8* | 24, 0.9, 1.2  |
+| 16x16 (13 × 3)         | 38, 2.8, 14.2 | *38, 5.2, 14.8* | 36, 3.7, 17.0 | 35, 5.7, 22.4 |
+| 9x9-hard (10 × 3)      | 25, 18.5, 43  | 29, 15.5, 39  | *29, 24.9, 35* | 27, 21.7, 46  |
+| 9x9-easy (10 × 3)      | 30, 0.0, 0.1  | 30, 0.1, 0.2  | *30, 0.1, 0.2* | 30, 0.1, 0.2  |
+
+(runs solved, median and p75 proposals in millions; starred: the default.) Hence
+``LADDER_SPANS``: 0.9-1.2 up to N = 9 (multigrids included: their default temperature
+already carries the overlap), 0.9-1.1 for 16, 0.92-1.04 from 25 (starred above), 4 rungs.
+
+Throughput (random55:3, 4 rungs 0.23-0.26, 4·10⁷ proposals, load average 0.2): one chain
+115 M/s; tempering on one thread 93-125 M/s; on two threads 140-155 M/s exchanging every
+1 000 proposals, 170-177 every 10 000, 176-192 every 100 000 (hence the default 10 000).
+While another process kept one core busy, two threads fell to 5-25 M/s (numba's OpenMP
+threads wait for each other at every exchange, and the one sharing a core waits most) where
+one thread kept 50-80 M/s: on a busy machine, ``threads=1`` is faster.
 """
 
 from __future__ import annotations
