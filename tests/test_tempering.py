@@ -235,3 +235,18 @@ def test_more_than_63_symbols_is_refused() -> None:
     assert puzzle.size == 64
     with pytest.raises(NdokuError, match="up to 63 symbols"):
         tempering(puzzle)
+
+
+def test_no_possible_move_is_stuck_and_a_complete_grid_is_solved_at_once() -> None:
+    # Conflict-free givens, one free cell per box: no pair to swap (as in test_metropolis).
+    [dead_end] = read_puzzles(text="0 1 4 2\n2 3 1 0\n1 2 3 4\n3 4 2 1\n")
+    result = tempering(dead_end, seed=0)
+    assert (result.stop, result.solved, result.proposals, result.energy) == ("stuck", False, 0, 2)
+    [full] = read_puzzles(text="1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n")
+    result = tempering(full, seed=0, trace_every=10)
+    assert (result.stop, result.solved, result.proposals, len(result.trace)) == (
+        "solved",
+        True,
+        0,
+        0,
+    )
