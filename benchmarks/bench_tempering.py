@@ -74,6 +74,9 @@ already carries the overlap), 0.9-1.1 for 16, 0.92-1.04 from 25 (starred above),
 Throughput (random55:3, 4 rungs 0.23-0.26, 4·10⁷ proposals, load average 0.2): one chain
 115 M/s; tempering on one thread 93-125 M/s; on two threads 140-155 M/s exchanging every
 1 000 proposals, 170-177 every 10 000, 176-192 every 100 000 (hence the default 10 000).
+Again later (load 0.8, three repeats): 223-236 M/s every 10 000, 223-240 every 100 000; with
+``OMP_WAIT_POLICY=passive`` (threads sleep instead of spinning at the barrier) 144-150 every
+10 000 and 212-229 every 100 000.
 While another process kept one core busy, two threads fell to 5-25 M/s (numba's OpenMP
 threads wait for each other at every exchange, and the one sharing a core waits most) where
 one thread kept 50-80 M/s: on a busy machine, ``threads=1`` is faster.
