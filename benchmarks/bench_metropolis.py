@@ -1,8 +1,9 @@
-"""Metropolis solver goals: proposals per second, Samurai and 16×16 success rates and times.
+"""Metropolis solver goals: proposals per second per move set, tracing cost, Samurai and 16×16
+success rates and times.
 
 ``python -m benchmarks metropolis`` measures the goals at the default temperatures;
-``python -m benchmarks.bench_metropolis sweep [SET ...] [--seeds K] [--max M]`` runs the
-temperature sweep that chose them (sets: see ``SETS``).
+``python -m benchmarks.bench_metropolis sweep [SET ...] [--seeds K] [--max M] [--moves M]``
+runs the temperature sweep that chose them (sets: see ``SETS``).
 
 Every run is one ``metropolis()`` call (set-up included, kernels loaded beforehand); every
 solution is checked by :func:`ndoku.verify.problems`. Proposal counts are exact for a seed,
@@ -38,6 +39,40 @@ at 0.35, gattai-8 (2.25) with two of three puzzles mostly unsolved at every T; t
 (``ndoku.metropolis.default_temperature``); at the default the multigrids lose 9 runs of 90
 against 13 at the best fixed temperature.
 
+Row and single-site moves
+-------------------------
+``python -m benchmarks.bench_metropolis sweep 9x9-easy 9x9-hard --moves row|single --seeds 5
+--max 5e7 --temperatures …`` (5 seeds; 10 for single-site 9x9-easy at 0.33-0.45; cap 5·10⁷
+proposals, 3·10⁷ for the first single-site row). Same columns as above; ``inf``: the worst
+puzzle's median run was unsolved, ``/k`` of 50 runs (100 with 10 seeds) unsolved.
+
+| single-site | T=0.3       | T=0.33      | T=0.36      | T=0.39      | T=0.42      | T=0.45      |
+|-------------|-------------|-------------|-------------|-------------|-------------|-------------|
+| 9x9-easy    | 2.85 (0.11) | 1.22 (0.10) | 0.57 (0.06) | 0.67 (0.05) | 0.90 (0.05) | 3.36 (0.09) |
+| 9x9-hard    | inf /19     | *inf /21*   | inf /32     | inf /44     | inf /49     | —           |
+
+(easy at 0.4: 0.30 (0.06), 0.5: 17.8 (0.18) /2, 0.6: /13, 0.8: /38, 5 seeds.) The energy is
+the textbook's, and so is the easy optimum: 0.36-0.42 against its 0.39. Hard puzzles want a
+colder chain (62% solved at 0.3, 58% at 0.33, 36% at 0.36); the default 0.33 costs the easy
+set a factor 2 at most.
+
+| row      | T=0.25 | T=0.3       | T=0.35      | T=0.4         | T=0.45      | T=0.5       | 0.6  |
+|----------|--------|-------------|-------------|---------------|-------------|-------------|------|
+| 9x9-easy | /14    | 35.1 (1.52) | 4.60 (0.31) | *0.91 (0.12)* | 0.31 (0.05) | 0.55 (0.05) | 4 /1 |
+| 9x9-hard | /49    | inf /46     | inf /37     | *inf /36*     | inf /44     | inf /48     | /50  |
+
+Row moves want a hotter chain than box moves; 0.4 is the hard set's best and near the easy
+set's (0.45). Both defaults are used for every N: only 9×9 was measured.
+
+Speed (``python -m benchmarks metropolis``; 5 top95 puzzles × 2·10⁷ proposals, kernel time,
+5 repeats back to back, on 2 cores shared with other work): box 138 M/s (134-140), row 126
+(117-129), single-site 165 (141-166). Tracing box moves costs 2.4% (-0.2 to 6.2) with a row
+every 1000 proposals and 12% (7.4 to 15.2) every 100. Against the box chain before schedules
+existed (same puzzle and seed, alternating, 3 × 2 runs): 133 against 138 M/s on a 9×9 and 119
+against 130 on a Samurai in one series, 122-131 against 128-137 in another; calling the box
+kernel through the schedule driver or directly on the same state made no difference beyond
+the run-to-run spread, so the gap is within the machine's noise (about ±8% here).
+
 Also tried and dropped (same seeds, kyle_samurai at T = 0.3, 20-60 seeds): drawing a box
 first, then a pair in it (6.3-9.1 M against 8.1-9.4 M: within the noise of the median, and
 two random draws per proposal), drawing a free cell first (9.2-10.1 M), weighting pairs by
@@ -58,13 +93,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchmarks._common import Goal, median, shared_data
-from ndoku.metropolis import DEFAULT_MAX_PROPOSALS, default_temperature, metropolis
+from ndoku.metropolis import DEFAULT_MAX_PROPOSALS, MOVES, default_temperature, metropolis
 from ndoku.puzzle import Puzzle, read_puzzles
 from ndoku.verify import problems
 
 SEEDS = range(1, 21)
 TIMEOUT = 60.0  # per run: long enough that "solved" never depends on the limit
 GOOMII_LINES = 10
+RATE_PUZZLES = 5
+RATE_PROPOSALS = 20_000_000
+REPEATS = 5
+TRACE_EVERY = 1000  # a sensible stride: 10⁵ rows for a 10⁸-proposal run
 
 
 @dataclass(frozen=True)
@@ -130,10 +169,16 @@ def run(
     seed: int,
     temperature: float | None = None,
     max_proposals: int = DEFAULT_MAX_PROPOSALS,
+    moves: str = "box",
 ) -> Run:
     start = time.perf_counter()
     result = metropolis(
-        puzzle, seed=seed, temperature=temperature, max_proposals=max_proposals, timeout=TIMEOUT
+        puzzle,
+        seed=seed,
+        temperature=temperature,
+        max_proposals=max_proposals,
+        timeout=TIMEOUT,
+        moves=moves,
     )
     seconds = time.perf_counter() - start
     if result.solved and problems(puzzle, result.values):
@@ -201,7 +246,60 @@ def main() -> list[Goal]:
     ]
     goals += set_goals("Samurai", samurai, 0.05)
     goals += set_goals("16×16", runs(sixteens()), 0.2)
+    goals += move_set_goals()
+    goals += tracing_goals()
     return goals
+
+
+def _rate(moves: str, trace_every: int = 0) -> float:
+    """Proposals per second (M/s) of the kernel alone over RATE_PUZZLES hard 9×9s, seed 1, at
+    the move set's default temperature: long runs that rarely solve."""
+    proposals = seconds = 0.0
+    for _, puzzle in lines("sudoku9/norvig_top95.txt", RATE_PUZZLES):
+        result = metropolis(
+            puzzle, seed=1, moves=moves, max_proposals=RATE_PROPOSALS, trace_every=trace_every
+        )
+        proposals += result.proposals
+        seconds += result.seconds
+    return proposals / seconds / 1e6
+
+
+def move_set_goals() -> list[Goal]:
+    """Proposals per second per move set, measured back to back REPEATS times (median)."""
+    rates: dict[str, list[float]] = {m: [] for m in MOVES}
+    for _ in range(REPEATS):
+        for moves in MOVES:
+            rates[moves].append(_rate(moves))
+    return [
+        Goal(
+            f"proposals per second, {moves} moves, hard 9×9 (one core)",
+            median(rates[moves]),
+            20.0,
+            "M/s",
+            higher_is_better=True,
+            detail=f"T = {default_temperature(9, moves=moves)}; {REPEATS} repeats "
+            f"{min(rates[moves]):.0f}-{max(rates[moves]):.0f}",
+        )
+        for moves in MOVES
+    ]
+
+
+def tracing_goals(every: int = TRACE_EVERY) -> list[Goal]:
+    """Box moves with and without a trace, alternating, REPEATS pairs: the median slowdown."""
+    slowdowns = []
+    for _ in range(REPEATS):
+        plain = _rate("box")
+        traced = _rate("box", trace_every=every)
+        slowdowns.append(100 * (1 - traced / plain))
+    return [
+        Goal(
+            f"tracing cost, box moves, a row every {every} proposals",
+            median(slowdowns),
+            10.0,
+            "%",
+            detail=f"{REPEATS} pairs {min(slowdowns):.1f} to {max(slowdowns):.1f} %",
+        )
+    ]
 
 
 def sweep(
@@ -210,6 +308,7 @@ def sweep(
     seeds: int,
     max_proposals: int,
     detail: bool,
+    moves: str = "box",
 ) -> None:
     """Per set and temperature: median proposals (M) of the worst puzzle (and the geometric
     mean of the puzzles' medians); ``/k``: k runs unsolved within ``max_proposals``."""
@@ -223,7 +322,7 @@ def sweep(
         cells = []
         for t in temperatures:
             done = [
-                run(p_name, p, s, temperature=t, max_proposals=max_proposals)
+                run(p_name, p, s, temperature=t, max_proposals=max_proposals, moves=moves)
                 for p_name, p in puzzles
                 for s in range(1, seeds + 1)
             ]
@@ -250,7 +349,8 @@ if __name__ == "__main__":
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--max", type=float, default=1e8, help="max proposals per run")
     parser.add_argument("--detail", action="store_true", help="a line per puzzle too")
+    parser.add_argument("--moves", choices=MOVES, default="box", help="the move set")
     args = parser.parse_args()
     temps = [None if t == "default" else float(t) for t in args.temperatures.split(",")]
-    sweep(args.sets, temps, args.seeds, int(args.max), args.detail)
+    sweep(args.sets, temps, args.seeds, int(args.max), args.detail, args.moves)
     sys.exit(0)
