@@ -49,15 +49,14 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from ndoku._jit import _below, _next, compile_notice
+from ndoku._jit import _next, compile_notice
 from ndoku.errors import NdokuError
 from ndoku.metropolis import (
     TRACE_COLUMNS,
     ChainResult,
     SwapSystem,
-    _change,
+    _box_swap_chain,
     _check_arguments,
-    _shift,
     acceptance_thresholds,
     box_swap_system,
     default_temperature,
@@ -87,10 +86,6 @@ DEFAULT_TIMEOUT = 60.0
 #: Proposals (all replicas) per kernel call at most, so that the timeout is checked every
 #: ~0.2 s on two cores; calls start at one sweep and double.
 _LAST_CALL = 1 << 23
-_LOW32 = np.uint64(0xFFFFFFFF)
-_ONE = np.uint64(1)
-_TWO = np.uint64(2)
-_A = np.uint64(3)  # column of a pair's first changed unit (see SwapSystem.pairs)
 _S11 = np.uint64(11)
 _UNIT = 2.0**-53  # 53 random bits times this: uniform in [0, 1)
 
@@ -495,7 +490,7 @@ def _sweeps(
     n = values.shape[0]
     for t in range(sweeps):
         for r in prange(n):
-            _replica_sweep(
+            _box_swap_chain(
                 values[r],
                 best_values[r],
                 counts[r],
@@ -512,67 +507,3 @@ def _sweeps(
             return t + 1
         _exchange(betas, rung_of, stats[:, 0].copy(), states, exchanges, (first + t) % 2)
     return sweeps
-
-
-@njit(cache=True)
-def _replica_sweep(
-    values: IntArray,
-    best_values: IntArray,
-    counts: NDArray[np.int32],
-    masks: NDArray[np.uint64],
-    pairs: NDArray[np.uint32],
-    cell_unit_ptr: IntArray,
-    cell_units: IntArray,
-    thresholds: NDArray[np.uint64],
-    state: NDArray[np.uint64],
-    stats: NDArray[np.int64],
-    budget: int,
-) -> None:
-    """Up to ``budget`` box-swap proposals of one replica (``stats`` as in :class:`Replicas`).
-
-    The proposal and ΔE are those of ``ndoku.metropolis._box_swap_chain``, from the same
-    helpers; this copy of the loop exists because a replica's arrays are rows of the
-    replica-stacked arrays and its threshold row follows its rung.
-    """
-    energy = stats[0]
-    best = stats[1]
-    best_at = stats[2]
-    done = stats[3]
-    taken = stats[4]
-    n_pairs = pairs.shape[0]
-    width = np.uint64((pairs.shape[1] - 3) // 2)
-    s = state[0]
-    for _ in range(budget):
-        if energy == 0:
-            break
-        done += 1
-        s, bits = _next(s)
-        i = _below(bits, n_pairs)
-        a = pairs[i, 0]
-        b = pairs[i, 1]
-        x = np.uint64(values[a])
-        y = np.uint64(values[b])
-        delta = _change(masks, pairs[i, _A], x, y) + _change(masks, pairs[i, _A + width], y, x)
-        j = _A + _ONE
-        delta += _change(masks, pairs[i, j], x, y) + _change(masks, pairs[i, j + width], y, x)
-        for k in range(_A + _TWO, _A + pairs[i, 2]):
-            delta += _change(masks, pairs[i, k], x, y) + _change(masks, pairs[i, k + width], y, x)
-        if delta > 0 and (bits & _LOW32) >= thresholds[delta]:
-            continue
-        taken += 1
-        for p in range(cell_unit_ptr[a], cell_unit_ptr[a + 1]):
-            _shift(counts, masks, cell_units[p], values[a], values[b])
-        for q in range(cell_unit_ptr[b], cell_unit_ptr[b + 1]):
-            _shift(counts, masks, cell_units[q], values[b], values[a])
-        values[a], values[b] = values[b], values[a]
-        energy += delta
-        if energy < best:
-            best = energy
-            best_at = done
-            best_values[:] = values
-    state[0] = s
-    stats[0] = energy
-    stats[1] = best
-    stats[2] = best_at
-    stats[3] = done
-    stats[4] = taken
