@@ -98,7 +98,9 @@ def goal_25(tally: Tally) -> Goal:
         result = solve_exact(puzzle, timeout=TIMEOUT_25)
         proved += tally.add(puzzle, result)
         worst = max(worst, result.seconds)
-        times.append(f"{name} {result.seconds:.2f} s {result.status}/{result.stop}")
+        times.append(
+            f"{name} {result.seconds:.2f} s {result.nodes} nodes {result.status}/{result.stop}"
+        )
     detail = f"unique {proved}/{len(entries)}, timeout {TIMEOUT_25:g} s: " + "; ".join(times)
     return Goal("25×25 gecode_25x25_shared6: slowest puzzle", worst, 1.0, "s", detail=detail)
 

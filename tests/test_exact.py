@@ -107,6 +107,34 @@ def test_16x16_match_published_solutions() -> None:
         assert np.array_equal(result.values, published.givens)
 
 
+def test_25x25_wild_statuses() -> None:
+    """Probing (25×25) keeps counts right: unique puzzles, multiple ones, and one that the
+    probes of the root node solve."""
+    for line in (DATA / "sudoku25/wild_25x25.txt").read_text().splitlines():
+        name, body, status = line.split()  # id puzzle,solution status
+        [puzzle] = read_puzzles(text=body.split(",")[0])
+        result = solve_exact(puzzle)
+        assert result.status == ("solved" if status == "unique" else "multiple"), name
+        assert result.unique is (status == "unique"), name
+        assert_solution(puzzle, result)
+
+
+def test_25x25_probes_prove_uniqueness_in_few_nodes() -> None:
+    line = (DATA / "sudoku25/gecode_25x25_shared6.txt").read_text().split("\n")[1]
+    name, body, _ = line.split()
+    puzzle_text, solution = body.split(",")
+    [puzzle] = read_puzzles(text=puzzle_text)
+    result = solve_exact(puzzle)
+    assert name == "gecode20"
+    assert (result.status, result.unique, result.stop) == ("solved", True, "complete")
+    assert one_line_25(result.values) == solution
+    assert result.nodes < 10_000  # 383 383 without probes
+
+
+def one_line_25(values: np.ndarray) -> str:
+    return "".join("0123456789ABCDEFGHIJKLMNOP"[int(v)] for v in values)
+
+
 # --- a naive reference on random 4×4 puzzles -------------------------------------------------
 
 
