@@ -24,7 +24,10 @@ probe
     cell with two candidates, a value with two places in a unit) on a copy, propagating
     singles only. A side that fails is removed from the node (a *failed value*); of the
     choices whose sides both hold, the node branches on the one whose sides fix the most
-    cells (product of the two). Probes are not nodes.
+    cells (product of the two). Probes are not nodes. Before probing, a node removes from
+    each unit the values no one-to-one pairing of its free cells and missing values allows
+    (all-different matching, :func:`_matching`): it halves the nodes, and costs little
+    next to the probes, which skip it.
 node
     A state of the search tree that was propagated: the root, and each ``cell = value`` and
     ``cell ≠ value`` branch.
@@ -63,7 +66,8 @@ from ndoku.puzzle import Puzzle
 IntArray = NDArray[np.int32]
 #: Kernel work arrays: fix queue, hidden-single queue, cell weights, unit change stamps,
 #: group check stamps, the stamp clock, the pieces' candidates (see ``_locked``), the
-#: peers a fixed value was just removed from, and the values a probe pass implied.
+#: peers a fixed value was just removed from, the values a probe pass implied, the work
+#: arrays of ``_hall``, and the units' matching check stamps.
 Scratch = tuple[
     IntArray,
     IntArray,
@@ -74,6 +78,9 @@ Scratch = tuple[
     NDArray[np.uint64],
     IntArray,
     NDArray[np.uint64],
+    IntArray,
+    NDArray[np.uint64],
+    NDArray[np.int64],
 ]
 Status = Literal["solved", "multiple", "none", "limit"]
 Stop = Literal["complete", "solutions", "nodes", "timeout"]
@@ -462,6 +469,7 @@ def _start(
     scratch[2][:] = 0
     scratch[3][:] = 0
     scratch[4][:] = 0
+    scratch[11][:] = 0
     scratch[5][0] = 1
     n_hidden = 0
     pending = 0
@@ -506,6 +514,155 @@ def _write_values(cand: NDArray[np.uint64], out: IntArray) -> None:
         out[c] = _low_index(m) + 1 if m & (m - _ONE) == _ZERO else 0
 
 
+@njit(cache=True, inline="always")
+def _hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
+    """The edges of a bipartite graph that no perfect matching uses.
+
+    Rows ``0 .. n-1`` have the column bitsets ``masks[:n]``. On return ``masks[size + i]``
+    holds the columns of row i that no perfect matching pairs it with; False when there is
+    no perfect matching at all. Given one matching, row i may take the column of row j only
+    if j can move on, along matched pairs, back to i's column: j must reach i in the graph
+    *i → j when i can take j's column* (i and j in one strongly connected component).
+    ``ints``: matched column per row, row per column, search queue, parent per column.
+    """
+    used = _ZERO
+    for i in range(n):
+        ints[i] = -1
+    for i in range(n):
+        avail = masks[i] & ~used
+        if avail != _ZERO:
+            v = _low_index(avail)
+            used |= _ONE << np.uint64(v)
+            ints[i] = v
+            ints[size + v] = i
+    for i in range(n):
+        if ints[i] >= 0:
+            continue
+        # An augmenting path, breadth first.
+        seen = _ZERO
+        head = 0
+        tail = 1
+        ints[2 * size] = i
+        free_v = -1
+        while head < tail and free_v < 0:
+            x = ints[2 * size + head]
+            head += 1
+            new = masks[x] & ~seen
+            seen |= new
+            while new != _ZERO:
+                v = _low_index(new)
+                new &= new - _ONE
+                ints[3 * size + v] = x
+                if (used >> np.uint64(v)) & _ONE == _ZERO:
+                    free_v = v
+                    break
+                ints[2 * size + tail] = ints[size + v]
+                tail += 1
+        if free_v < 0:
+            return False
+        used |= _ONE << np.uint64(free_v)
+        v = free_v
+        while True:
+            x = ints[3 * size + v]
+            before = ints[x]
+            ints[x] = v
+            ints[size + v] = x
+            if x == i:
+                break
+            v = before
+    # masks[size + i]: the rows i can push; masks[2 * size + i]: all it reaches.
+    for i in range(n):
+        m = masks[i] & ~(_ONE << np.uint64(ints[i]))
+        out = _ZERO
+        while m != _ZERO:
+            v = _low_index(m)
+            m &= m - _ONE
+            out |= _ONE << np.uint64(ints[size + v])
+        masks[size + i] = out
+        masks[2 * size + i] = out
+    for j in range(n):
+        reach_j = masks[2 * size + j]
+        for i in range(n):
+            r = masks[2 * size + i]
+            masks[2 * size + i] = r | (reach_j & (_ZERO - ((r >> np.uint64(j)) & _ONE)))
+    for i in range(n):
+        o = masks[size + i]
+        bad = _ZERO
+        while o != _ZERO:
+            j = _low_index(o)
+            o &= o - _ONE
+            if (masks[2 * size + j] >> np.uint64(i)) & _ONE == _ZERO:
+                bad |= _ONE << np.uint64(ints[j])
+        masks[size + i] = bad
+    return True
+
+
+@njit(cache=True)
+def _matching(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    free: int,
+    net: tuple[IntArray, ...],
+    scratch: Scratch,
+    size: int,
+) -> int:
+    """All-different filtering of the units until it finds nothing; free cells left, -1 if
+    stuck.
+
+    In a unit, the free cells and the values they still miss must pair up one to one: a
+    value leaves a cell when no such pairing gives it to the cell (:func:`_hall`). Only
+    units changed since their last check are looked at, stamped as in :func:`_locked`.
+    """
+    unit_ptr, unit_cells = net[0], net[1]
+    queue, marks, clock = scratch[0], scratch[3], scratch[5]
+    ints, masks, checked = scratch[9], scratch[10], scratch[11]
+    found = True
+    while found and free > 0:
+        found = False
+        n_hidden = 0
+        pending = 0
+        now = clock[0]
+        clock[0] = now + 1
+        for u in range(len(unit_ptr) - 1):
+            if marks[u] < checked[u]:
+                continue
+            checked[u] = now + 1
+            n = 0
+            fixed = _ZERO
+            for k in range(unit_ptr[u], unit_ptr[u + 1]):
+                c = unit_cells[k]
+                m = cand[c]
+                if m & (m - _ONE):
+                    ints[4 * size + n] = c
+                    masks[n] = m
+                    n += 1
+                else:
+                    fixed |= m
+            if n < 2:
+                continue
+            for i in range(n):
+                masks[i] &= ~fixed
+            if not _hall(n, masks, ints, size):
+                _weigh(u, net, scratch[2])
+                return -1
+            for i in range(n):
+                bad = masks[size + i]
+                c = ints[4 * size + i]
+                if bad == _ZERO or cand[c] & bad == _ZERO:
+                    continue
+                found = True
+                n_hidden = _drop(cand, counts, n_hidden, c, cand[c] & bad, net, scratch, size)
+                if n_hidden < 0:
+                    return -1
+                left = cand[c]
+                if left & (left - _ONE) == _ZERO:
+                    queue[pending] = c
+                    pending += 1
+        if found:
+            free = _settle(cand, counts, pending, n_hidden, free, net, scratch, size)
+    return free
+
+
 @njit(cache=True)
 def _probe(
     stack: NDArray[np.uint64],
@@ -529,7 +686,7 @@ def _probe(
     n_cells = len(cand)
     # Singles only: locked candidates would cost more per probe than they prune.
     singles = (net[0], net[1], net[2], net[3], net[4], net[5], net[6][:0])
-    implied = scratch[8]
+    queue, implied = scratch[0], scratch[8]
     implied[:] = _ZERO
     best = -1
     best_bit = _ZERO
@@ -570,14 +727,15 @@ def _probe(
                 if free <= 0:
                     return free, -1, _ZERO
                 break
-            for k in range(n_cells):
-                m = probed[k]
-                if m & (m - _ONE) == _ZERO:
-                    implied[k] |= m
+            # The fix queue lists the cells the probe fixed, each once.
+            for i in range(free - left):
+                k = queue[i]
+                implied[k] |= probed[k]
             if side == 0:
                 left_a = left
             else:
                 score = (1 + free - left_a) * (1 + free - left)
+
                 if score > best_score:
                     best_score = score
                     best = c1
@@ -601,6 +759,9 @@ def _choose(
     """Probe level ``t`` (from ``PROBE_FROM``) and pick its branch; free cells left, as
     :func:`_probe`, with a branch whenever some cell is still free."""
     if size >= PROBE_FROM:
+        free = _matching(stack[t], tallies[t], free, net, scratch, size)
+        if free <= 0:
+            return free, -1, _ZERO
         free, c, bit = _probe(stack, tallies, t, free, net, scratch, size)
         if c >= 0 or free <= 0:
             return free, c, bit
@@ -1146,6 +1307,9 @@ class _Workspace:
             np.zeros(topology.size, dtype=np.uint64),
             np.zeros(int(np.diff(topology.net[4]).max(initial=0)) + 1, dtype=np.int32),
             np.zeros(cells, dtype=np.uint64),
+            np.zeros(5 * topology.size, dtype=np.int32),
+            np.zeros(3 * topology.size, dtype=np.uint64),
+            np.zeros(n_units, dtype=np.int64),
         )
         self.regs = np.zeros(3, dtype=np.int64)
         depth = min(_FIRST_DEPTH if depth is None else depth, cells + 1)
