@@ -170,6 +170,7 @@ def run(
     temperature: float | None = None,
     max_proposals: int = DEFAULT_MAX_PROPOSALS,
     moves: str = "box",
+    timeout: float = TIMEOUT,
 ) -> Run:
     start = time.perf_counter()
     result = metropolis(
@@ -177,7 +178,7 @@ def run(
         seed=seed,
         temperature=temperature,
         max_proposals=max_proposals,
-        timeout=TIMEOUT,
+        timeout=timeout,
         moves=moves,
     )
     seconds = time.perf_counter() - start

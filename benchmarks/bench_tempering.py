@@ -89,13 +89,13 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
 from benchmarks._common import Goal, median
 from benchmarks.bench_metropolis import SETS as CHAIN_SETS
-from benchmarks.bench_metropolis import lines
+from benchmarks.bench_metropolis import Run, lines
+from benchmarks.bench_metropolis import run as chain_run
 from ndoku.generate import layout_puzzle, puzzle_line, random_solution
 from ndoku.metropolis import default_temperature, metropolis, units_per_cell
 from ndoku.puzzle import Puzzle, read_puzzles
@@ -107,15 +107,6 @@ TIMEOUT = 120.0  # per run: the proposal cap, not the clock, decides "unsolved"
 SEEDS = range(1, 4)
 BLANK = 0.55
 RANDOM_PUZZLES = 20
-
-
-@dataclass(frozen=True)
-class Run:
-    puzzle: str
-    seed: int
-    solved: bool
-    proposals: int
-    seconds: float  # the whole call, set-up included
 
 
 def shared25() -> Iterator[tuple[str, Puzzle]]:
@@ -171,16 +162,7 @@ def run(
     seconds = time.perf_counter() - start
     if result.solved and problems(puzzle, result.values):
         raise AssertionError(f"{name} seed {seed}: tempering returned a wrong solution")
-    return Run(name, seed, result.solved, result.proposals, seconds)
-
-
-def chain_run(name: str, puzzle: Puzzle, seed: int) -> Run:
-    start = time.perf_counter()
-    result = metropolis(puzzle, seed=seed, max_proposals=CAP, timeout=TIMEOUT)
-    seconds = time.perf_counter() - start
-    if result.solved and problems(puzzle, result.values):
-        raise AssertionError(f"{name} seed {seed}: metropolis returned a wrong solution")
-    return Run(name, seed, result.solved, result.proposals, seconds)
+    return Run(name, seed, result.solved, result.proposals, seconds, result.seconds)
 
 
 def _warm_up() -> None:
@@ -228,7 +210,16 @@ def main() -> list[Goal]:
     for label, puzzles in (("25×25 shared", shared25), ("25×25 random 55%", random25)):
         chosen = list(puzzles())
         found += goals(label, [run(n, p, s) for n, p in chosen for s in SEEDS])
-        print(comparison(label, [chain_run(n, p, s) for n, p in chosen for s in SEEDS]))
+        print(
+            comparison(
+                label,
+                [
+                    chain_run(n, p, s, max_proposals=CAP, timeout=TIMEOUT)
+                    for n, p in chosen
+                    for s in SEEDS
+                ],
+            )
+        )
     print(f"     load average after: {os.getloadavg()[0]:.2f}", flush=True)
     return found
 
