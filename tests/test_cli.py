@@ -6,37 +6,32 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import pytest
-from click.testing import CliRunner
 
-from ndoku.cli import main
 from ndoku.puzzle import read_puzzles
 from ndoku.verify import problems
 
+if TYPE_CHECKING:
+    from conftest import CliRun
+
 SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
-
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), input=input)
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 def solution_of(path: Path) -> str:
     return Path(str(path).replace(".puzzle.", ".solution.")).read_text()
 
 
-def test_solve_prints_the_solution_in_the_input_shape(data: Path) -> None:
+def test_solve_prints_the_solution_in_the_input_shape(run: CliRun, data: Path) -> None:
     puzzle = data / "janko" / "samurai" / "2_21x21.puzzle.txt"
     code, out, _ = run("solve", str(puzzle), "--seed", "1")
     assert code == 0
     assert out == solution_of(puzzle)
 
 
-def test_solve_reads_stdin_and_python_m_works() -> None:
+def test_solve_reads_stdin_and_python_m_works(run: CliRun) -> None:
     code, out, _ = run("solve", "-", input=SHIDOKU)
     assert code == 0
     [puzzle] = read_puzzles(text=SHIDOKU)
@@ -52,7 +47,7 @@ def test_solve_reads_stdin_and_python_m_works() -> None:
     assert proc.returncode == 0 and proc.stdout == out
 
 
-def test_several_files_are_headed_and_separated(tmp_path: Path) -> None:
+def test_several_files_are_headed_and_separated(run: CliRun, tmp_path: Path) -> None:
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     first.write_text(SHIDOKU)
     second.write_text(SHIDOKU.replace(".", "0"))
@@ -63,7 +58,7 @@ def test_several_files_are_headed_and_separated(tmp_path: Path) -> None:
     assert out.endswith("\n\n")
 
 
-def test_batch_prints_one_line_per_puzzle(data: Path, tmp_path: Path) -> None:
+def test_batch_prints_one_line_per_puzzle(run: CliRun, data: Path, tmp_path: Path) -> None:
     lines = (data / "sudoku9" / "norvig_easy50.txt").read_text().splitlines()[:4]
     batch = tmp_path / "batch.txt"
     batch.write_text("\n".join(lines) + "\n")
@@ -77,7 +72,7 @@ def test_batch_prints_one_line_per_puzzle(data: Path, tmp_path: Path) -> None:
         assert problems(puzzle, solved.givens) == []
 
 
-def test_json_has_one_object_per_puzzle(data: Path) -> None:
+def test_json_has_one_object_per_puzzle(run: CliRun, data: Path) -> None:
     puzzle = data / "janko" / "samurai" / "2_21x21.puzzle.txt"
     code, out, _ = run(
         "solve", str(puzzle), "--method", "metropolis", "--format", "json", "--seed", "3"
@@ -93,7 +88,7 @@ def test_json_has_one_object_per_puzzle(data: Path) -> None:
     assert record["energy"] == 0
 
 
-def test_same_seed_same_json(data: Path) -> None:
+def test_same_seed_same_json(run: CliRun, data: Path) -> None:
     puzzle = str(data / "janko" / "samurai" / "2_21x21.puzzle.txt")
     first = json.loads(
         run("solve", puzzle, "--method", "metropolis", "--format", "json", "--seed", "5")[1]
@@ -104,7 +99,7 @@ def test_same_seed_same_json(data: Path) -> None:
     assert first["proposals"] == second["proposals"] > 0
 
 
-def test_unsolved_within_limits_exits_1_with_the_best_energy(data: Path) -> None:
+def test_unsolved_within_limits_exits_1_with_the_best_energy(run: CliRun, data: Path) -> None:
     puzzle = str(data / "janko" / "sumo" / "1_33x33.puzzle.txt")
     code, out, err = run("solve", puzzle, "--method", "metropolis", "--max-proposals", "1000")
     assert code == 1
@@ -118,7 +113,7 @@ def test_unsolved_within_limits_exits_1_with_the_best_energy(data: Path) -> None
     assert record["best_energy"] > 0 and record["proposals"] == 1000
 
 
-def test_pretty_shows_borders_and_marks_conflicts(data: Path) -> None:
+def test_pretty_shows_borders_and_marks_conflicts(run: CliRun, data: Path) -> None:
     code, out, _ = run("solve", "-", "--pretty", input=SHIDOKU)
     assert code == 0 and "┌" in out and "solved by auto" in out and "unique" in out
     code, out, _ = run("solve", "-", "--pretty", "--method", "metropolis", input=SHIDOKU)
@@ -141,7 +136,7 @@ def test_pretty_shows_borders_and_marks_conflicts(data: Path) -> None:
         ("", "holds no puzzle"),
     ],
 )
-def test_bad_input_is_an_error_with_exit_2(text: str, message: str) -> None:
+def test_bad_input_is_an_error_with_exit_2(run: CliRun, text: str, message: str) -> None:
     code, out, err = run("solve", "-", input=text)
     assert code == 2
     assert out == ""
@@ -149,7 +144,7 @@ def test_bad_input_is_an_error_with_exit_2(text: str, message: str) -> None:
     assert "Traceback" not in err
 
 
-def test_binary_and_missing_files_are_errors(tmp_path: Path) -> None:
+def test_binary_and_missing_files_are_errors(run: CliRun, tmp_path: Path) -> None:
     junk = tmp_path / "junk.bin"
     junk.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     code, _, err = run("solve", str(junk))
@@ -158,7 +153,7 @@ def test_binary_and_missing_files_are_errors(tmp_path: Path) -> None:
     assert code == 2 and "cannot read" in err
 
 
-def test_a_bad_file_does_not_stop_the_others(tmp_path: Path) -> None:
+def test_a_bad_file_does_not_stop_the_others(run: CliRun, tmp_path: Path) -> None:
     good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
     good.write_text(SHIDOKU)
     bad.write_text("1 1 0 0\n")
@@ -178,12 +173,12 @@ def test_a_bad_file_does_not_stop_the_others(tmp_path: Path) -> None:
         ["--seed", "x"],
     ],
 )
-def test_bad_options_exit_2(option: list[str]) -> None:
+def test_bad_options_exit_2(run: CliRun, option: list[str]) -> None:
     code, _, err = run("solve", "-", *option, input=SHIDOKU)
     assert code == 2 and "Error: Invalid value" in err
 
 
-def test_layout_option_and_symbols_option(data: Path, tmp_path: Path) -> None:
+def test_layout_option_and_symbols_option(run: CliRun, data: Path, tmp_path: Path) -> None:
     windmill = str(data / "janko" / "windmill" / "1_21x21.puzzle.txt")
     code, _, err = run("solve", windmill)
     assert code == 2 and "# layout: windmill" in err
@@ -195,7 +190,7 @@ def test_layout_option_and_symbols_option(data: Path, tmp_path: Path) -> None:
     assert code == 1 and out == ""
 
 
-def test_layouts_lists_every_template() -> None:
+def test_layouts_lists_every_template(run: CliRun) -> None:
     code, out, _ = run("layouts")
     assert code == 0
     lines = out.splitlines()
@@ -205,7 +200,7 @@ def test_layouts_lists_every_template() -> None:
     assert len(lines) == 1 + 24
 
 
-def test_graph_exports_graphml(tmp_path: Path) -> None:
+def test_graph_exports_graphml(run: CliRun, tmp_path: Path) -> None:
     target = tmp_path / "samurai.graphml"
     code, out, _ = run("graph", "layouts/samurai.txt", "--graphml", str(target))
     assert code == 0 and out.startswith("369 cells, 131 units")
@@ -215,7 +210,7 @@ def test_graph_exports_graphml(tmp_path: Path) -> None:
     assert degrees == {20, 32}
 
 
-def test_version_and_help() -> None:
+def test_version_and_help(run: CliRun) -> None:
     code, out, _ = run("--version")
     assert code == 0 and "ndoku" in out
     code, out, _ = run("solve", "--help")

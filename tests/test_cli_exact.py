@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner
 
-from ndoku.cli import main
 from ndoku.puzzle import read_puzzles
 from ndoku.verify import problems
 
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), input=input)
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 
 def counted(data: Path) -> list[tuple[str, int]]:
@@ -27,14 +22,14 @@ def counted(data: Path) -> list[tuple[str, int]]:
 
 
 @pytest.mark.parametrize("method", ["auto", "exact", "metropolis", "hybrid"])
-def test_every_method_prints_the_published_solution(data: Path, method: str) -> None:
+def test_every_method_prints_the_published_solution(run: CliRun, data: Path, method: str) -> None:
     puzzle = data / "janko" / "samurai" / "2_21x21.puzzle.txt"
     code, out, _ = run("solve", str(puzzle), "--method", method)
     assert code == 0
     assert out == (data / "janko" / "samurai" / "2_21x21.solution.txt").read_text()
 
 
-def test_json_of_the_exact_search(data: Path) -> None:
+def test_json_of_the_exact_search(run: CliRun, data: Path) -> None:
     puzzle = data / "janko" / "sumo" / "1_33x33.puzzle.txt"
     code, out, _ = run("solve", str(puzzle), "--format", "json")
     record = json.loads(out)
@@ -45,7 +40,7 @@ def test_json_of_the_exact_search(data: Path) -> None:
     assert record["solution"] + "\n" == solution
 
 
-def test_batch_statuses_line_up_with_the_input(data: Path, tmp_path: Path) -> None:
+def test_batch_statuses_line_up_with_the_input(run: CliRun, data: Path, tmp_path: Path) -> None:
     picks = [p for p, n in counted(data) if n == 1][:3] + [p for p, n in counted(data) if n == 0]
     picks = picks[:4] + [p for p, n in counted(data) if n > 1][:1]
     batch = tmp_path / "batch.txt"
@@ -63,7 +58,7 @@ def test_batch_statuses_line_up_with_the_input(data: Path, tmp_path: Path) -> No
     assert code == 1 and out.splitlines()[4] == "multiple"
 
 
-def test_unique_refuses_a_puzzle_with_several_solutions(data: Path) -> None:
+def test_unique_refuses_a_puzzle_with_several_solutions(run: CliRun, data: Path) -> None:
     line = (data / "sudoku9" / "serg_benchmark_sample1k.txt").read_text().splitlines()[0]
     code, out, err = run("solve", "-", input=line)
     assert code == 0 and len(out.strip()) == 81 and "more than one solution" in err
@@ -74,7 +69,7 @@ def test_unique_refuses_a_puzzle_with_several_solutions(data: Path) -> None:
     assert record["status"] == "multiple" and record["solution"] is None
 
 
-def test_count_matches_the_published_counts(data: Path) -> None:
+def test_count_matches_the_published_counts(run: CliRun, data: Path) -> None:
     puzzles = counted(data)
     text = "\n".join(p for p, _ in puzzles) + "\n"
     code, out, _ = run("count", "-", "--limit", "1000", input=text)
@@ -84,14 +79,14 @@ def test_count_matches_the_published_counts(data: Path) -> None:
     assert out.split() == [str(n) if n < 2 else "≥2" for _, n in puzzles]
 
 
-def test_count_json_and_a_grid_file(data: Path) -> None:
+def test_count_json_and_a_grid_file(run: CliRun, data: Path) -> None:
     puzzle = str(data / "janko" / "windmill" / "1_21x21.puzzle.txt")
     code, out, _ = run("count", puzzle, "--layout", "windmill", "--format", "json")
     record = json.loads(out)
     assert code == 0 and record["count"] == 1 and record["at_least"] is False
 
 
-def test_node_limit_is_reported(data: Path) -> None:
+def test_node_limit_is_reported(run: CliRun, data: Path) -> None:
     hardest = (data / "sudoku9" / "norvig_hardest11.txt").read_text().splitlines()[0]
     code, out, err = run("solve", "-", "--max-nodes", "1", input=hardest)
     assert code == 1 and out == "limit\n" and "node limit" in err
@@ -99,7 +94,7 @@ def test_node_limit_is_reported(data: Path) -> None:
     assert code == 1 and out == "≥0 (node limit)\n"
 
 
-def test_no_solution_is_proved(data: Path) -> None:
+def test_no_solution_is_proved(run: CliRun, data: Path) -> None:
     for none in (p for p, n in counted(data) if n == 0):
         code, out, err = run("solve", "-", input=none)
         assert code == 1 and out == "none\n" and "no solution" in err
@@ -108,7 +103,7 @@ def test_no_solution_is_proved(data: Path) -> None:
         assert code == 1 and out == "unsolved\n"
 
 
-def test_hybrid_reports_a_contradiction_found_by_propagation() -> None:
+def test_hybrid_reports_a_contradiction_found_by_propagation(run: CliRun) -> None:
     # the top-left cell sees 1 in its row and 2, 3, 4 in its column
     text = "0 1 0 0\n2 0 0 0\n3 0 0 0\n4 0 0 0\n"
     code, out, _ = run("solve", "-", "--method", "hybrid", "--format", "json", input=text)
@@ -116,7 +111,7 @@ def test_hybrid_reports_a_contradiction_found_by_propagation() -> None:
     assert code == 1 and record["status"] == "none" and record["stop"] == "propagation"
 
 
-def test_jobs_give_the_same_answers(data: Path) -> None:
+def test_jobs_give_the_same_answers(run: CliRun, data: Path) -> None:
     text = (data / "sudoku9" / "norvig_top95.txt").read_text()
     assert run("solve", "-", "--jobs", "2", input=text)[1] == run("solve", "-", input=text)[1]
 
@@ -124,7 +119,7 @@ def test_jobs_give_the_same_answers(data: Path) -> None:
 @pytest.mark.parametrize(
     "option", [["--jobs", "0"], ["--max-nodes", "0"], ["--timeout", "-1"], ["--limit", "0"]]
 )
-def test_bad_limits_exit_2(option: list[str]) -> None:
+def test_bad_limits_exit_2(run: CliRun, option: list[str]) -> None:
     command = "count" if option[0] == "--limit" else "solve"
     code, _, err = run(command, "-", *option, input="0" * 81)
     assert code == 2 and "Invalid value" in err

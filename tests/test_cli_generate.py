@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from ndoku.cli import main
 from ndoku.exact import solve_exact
 from ndoku.layout import available_layouts
 from ndoku.puzzle import read_puzzles
 from ndoku.verify import problems
 
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), input=input)
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 
 def unique(text: str) -> None:
@@ -28,7 +23,7 @@ def unique(text: str) -> None:
     assert solve_exact(puzzle, limit=10).count == 1
 
 
-def test_generate_prints_a_puzzle_that_solve_reads(tmp_path: Path) -> None:
+def test_generate_prints_a_puzzle_that_solve_reads(run: CliRun, tmp_path: Path) -> None:
     code, out, err = run("generate", "windmill")
     assert code == 0 and "ndoku: windmill" not in err  # no message about this puzzle
     assert out.startswith("# ndoku generate windmill --seed 0: ")
@@ -41,7 +36,7 @@ def test_generate_prints_a_puzzle_that_solve_reads(tmp_path: Path) -> None:
     assert code == 0 and "0" not in solved.split()
 
 
-def test_a_jigsaw_keeps_its_region_map() -> None:
+def test_a_jigsaw_keeps_its_region_map(run: CliRun) -> None:
     code, out, _ = run("generate", "jigsaw9", "--seed", "2")
     assert code == 0
     regions = out.split("\n\n")[1]
@@ -50,7 +45,7 @@ def test_a_jigsaw_keeps_its_region_map() -> None:
     assert code == 0 and solved.count("\n") == 9
 
 
-def test_count_seed_and_reproduction() -> None:
+def test_count_seed_and_reproduction(run: CliRun) -> None:
     code, out, _ = run("generate", "9x9", "--count", "3", "--seed", "5")
     assert code == 0
     puzzles = out.split("\n\n")
@@ -63,7 +58,7 @@ def test_count_seed_and_reproduction() -> None:
     assert run("generate", "9x9", "-n", "3", "--seed", "5")[1] == out
 
 
-def test_line_format_is_a_batch_solve_reads() -> None:
+def test_line_format_is_a_batch_solve_reads(run: CliRun) -> None:
     code, out, _ = run("generate", "9x9", "--count", "4", "--format", "line")
     lines = out.splitlines()
     assert code == 0 and len(lines) == 4 and all(len(line) == 81 for line in lines)
@@ -84,12 +79,14 @@ def test_line_format_is_a_batch_solve_reads() -> None:
         ("36x36", "one character per symbol"),
     ],
 )
-def test_line_format_refuses_what_a_line_cannot_hold(layout: str, message: str) -> None:
+def test_line_format_refuses_what_a_line_cannot_hold(
+    run: CliRun, layout: str, message: str
+) -> None:
     code, out, err = run("generate", layout, "--format", "line")
     assert code == 2 and out == "" and err.startswith("Error: ") and message in err
 
 
-def test_json_has_the_solution_and_the_rating() -> None:
+def test_json_has_the_solution_and_the_rating(run: CliRun) -> None:
     code, out, _ = run("generate", "samurai", "--format", "json", "--count", "2", "--seed", "3")
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [r["seed"] for r in records] == [3, 4]
@@ -107,19 +104,19 @@ def test_json_has_the_solution_and_the_rating() -> None:
         assert record["target"] is None and record["difficulty"] is None
 
 
-def test_givens_target() -> None:
+def test_givens_target(run: CliRun) -> None:
     code, out, _ = run("generate", "twodoku", "--givens", "60")
     assert code == 0 and ": 60 givens, " in out.splitlines()[0] and "--givens 60" in out
     unique(out)
 
 
-def test_a_target_that_cannot_be_reached_is_said_and_printed() -> None:
+def test_a_target_that_cannot_be_reached_is_said_and_printed(run: CliRun) -> None:
     code, out, err = run("generate", "9x9", "--givens", "17")
     assert code == 1 and "stopped at" in err and "above the 17 asked" in err
     unique(out)
 
 
-def test_difficulty_lands_in_the_band() -> None:
+def test_difficulty_lands_in_the_band(run: CliRun) -> None:
     for level in ("easy", "medium", "hard", "expert"):
         code, out, _ = run("generate", "9x9", "--difficulty", level, "--format", "json")
         record = json.loads(out)
@@ -128,14 +125,14 @@ def test_difficulty_lands_in_the_band() -> None:
         assert code == 0 and rated.split()[0] == level
 
 
-def test_a_band_out_of_reach_is_said() -> None:
+def test_a_band_out_of_reach_is_said(run: CliRun) -> None:
     code, out, err = run("generate", "4x4", "--difficulty", "expert")
     assert code == 1 and "no puzzle landed in the band in 1000 attempts" in err
     assert "rated easy" in err
     unique(out)
 
 
-def test_symmetry() -> None:
+def test_symmetry(run: CliRun) -> None:
     code, out, _ = run("generate", "samurai", "--symmetry", "rotational", "--seed", "1")
     assert code == 0 and "--symmetry rotational" in out
     [puzzle] = read_puzzles(text=out)
@@ -147,7 +144,7 @@ def test_symmetry() -> None:
     assert code == 0 and np.array_equal(shown, shown[:, ::-1])
 
 
-def test_timeout() -> None:
+def test_timeout(run: CliRun) -> None:
     run("generate", "4x4")  # kernels compiled (after a change) outside the timed calls
     code, out, err = run("generate", "36x36", "--timeout", "0.5")
     assert code == 1 and "timeout stopped the work at" in err
@@ -157,7 +154,7 @@ def test_timeout() -> None:
     assert err.count("no solution of the layout found within 1e-09 s") == 2
 
 
-def test_a_layout_file(tmp_path: Path) -> None:
+def test_a_layout_file(run: CliRun, tmp_path: Path) -> None:
     path = tmp_path / "mine.txt"
     path.write_text("# box: 2x3\n" + "0 0 0 0 0 0\n" * 6)
     code, out, _ = run("generate", str(path), "--format", "grid")
@@ -188,12 +185,12 @@ def test_a_layout_file(tmp_path: Path) -> None:
         (["xsudoku", "--format", "line", "--givens", "3"], "at least N − 1 = 8"),
     ],
 )
-def test_bad_generate_input_exits_2(args: list[str], message: str) -> None:
+def test_bad_generate_input_exits_2(run: CliRun, args: list[str], message: str) -> None:
     code, out, err = run("generate", *args)
     assert code == 2 and out == "" and message in err
 
 
-def test_bad_layout_files_exit_2(tmp_path: Path, data: Path) -> None:
+def test_bad_layout_files_exit_2(run: CliRun, tmp_path: Path, data: Path) -> None:
     puzzle = data / "janko" / "samurai" / "1_21x21.puzzle.txt"
     code, _, err = run("generate", str(puzzle))
     assert code == 2 and "givens; a layout is an empty grid" in err
@@ -203,7 +200,7 @@ def test_bad_layout_files_exit_2(tmp_path: Path, data: Path) -> None:
     assert code == 2 and err.startswith("Error: line 2") and "ragged row" in err
 
 
-def test_rate_a_batch(data: Path) -> None:
+def test_rate_a_batch(run: CliRun, data: Path) -> None:
     path = data / "sudoku9" / "norvig_easy50.txt"
     code, out, err = run("rate", str(path), "--chains", "1")
     lines = out.splitlines()
@@ -215,7 +212,7 @@ def test_rate_a_batch(data: Path) -> None:
     assert "50 puzzles: 12 easy, 28 medium, 10 hard, 0 expert; median score 1.00" in err
 
 
-def test_rate_json_and_several_files(data: Path) -> None:
+def test_rate_json_and_several_files(run: CliRun, data: Path) -> None:
     top = data / "sudoku9" / "norvig_top95.txt"
     windmill = data / "janko" / "windmill" / "1_21x21.puzzle.txt"
     options = ["--layout", "windmill", "--format", "json", "--max-proposals", "100000"]
@@ -232,7 +229,7 @@ def test_rate_json_and_several_files(data: Path) -> None:
     assert lines[3] == f"# {samurai}" and lines[4].startswith("medium ")
 
 
-def test_rate_reads_other_symbols() -> None:
+def test_rate_reads_other_symbols(run: CliRun) -> None:
     code, line, _ = run("generate", "4x4", "--format", "line", "--seed", "3")
     lettered = line.translate(str.maketrans("1234", "abcd"))
     code, out, _ = run("rate", "-", "--symbols", "a-d", "--chains", "0", input=lettered)
@@ -241,13 +238,13 @@ def test_rate_reads_other_symbols() -> None:
     assert code == 2 and "Error: <stdin>:" in err
 
 
-def test_rate_says_when_the_chains_gave_up(data: Path) -> None:
+def test_rate_says_when_the_chains_gave_up(run: CliRun, data: Path) -> None:
     line = (data / "sudoku9" / "norvig_top95.txt").read_text().splitlines()[0]
     code, out, _ = run("rate", "-", "--chains", "1", "--max-proposals", "1000", input=line)
     assert code == 0 and "chains ≥1,000 proposals (0/1 solved)" in out
 
 
-def test_rate_does_not_rate_what_is_not_unique(data: Path) -> None:
+def test_rate_does_not_rate_what_is_not_unique(run: CliRun, data: Path) -> None:
     several = (data / "sudoku9" / "serg_benchmark_sample1k.txt").read_text().splitlines()[0]
     code, out, _ = run("rate", "-", input=several)
     assert code == 1 and out == "not rated: more than one solution\n"
@@ -267,12 +264,12 @@ def test_rate_does_not_rate_what_is_not_unique(data: Path) -> None:
         (["--format", "grid"], "Invalid value for '--format'"),
     ],
 )
-def test_bad_rate_options_exit_2(args: list[str], message: str) -> None:
+def test_bad_rate_options_exit_2(run: CliRun, args: list[str], message: str) -> None:
     code, _, err = run("rate", "-", *args, input="0" * 81)
     assert code == 2 and message in err
 
 
-def test_rate_bad_files_exit_2(tmp_path: Path) -> None:
+def test_rate_bad_files_exit_2(run: CliRun, tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2 3\n")
     code, out, err = run("rate", str(bad), str(tmp_path / "missing.txt"))

@@ -6,22 +6,17 @@ import csv
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from click.testing import CliRunner
 
-from ndoku.cli import main
 from ndoku.puzzle import read_puzzles
 from ndoku.verify import problems
 
+if TYPE_CHECKING:
+    from conftest import CliRun
+
 SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
-
-
-def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), input=input)
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture
@@ -53,13 +48,13 @@ def assert_solves(text: str, out: str) -> None:
         ["--method", "tempering", "--replicas", "3"],
     ],
 )
-def test_every_chain_option_solves(args: list[str]) -> None:
+def test_every_chain_option_solves(run: CliRun, args: list[str]) -> None:
     code, out, err = run("solve", "-", "--seed", "2", *args, input=SHIDOKU)
     assert code == 0, err
     assert_solves(SHIDOKU, out)
 
 
-def test_json_reports_the_chain(easy9: Path) -> None:
+def test_json_reports_the_chain(run: CliRun, easy9: Path) -> None:
     code, out, _ = run("solve", str(easy9), "--method", "metropolis", "--format", "json")
     assert code == 0
     record = json.loads(out)
@@ -74,7 +69,7 @@ def test_json_reports_the_chain(easy9: Path) -> None:
     assert len(record["exchange_rates"].split(",")) == rungs - 1
 
 
-def test_runs_print_one_solution_and_one_json_line_per_run(easy9: Path) -> None:
+def test_runs_print_one_solution_and_one_json_line_per_run(run: CliRun, easy9: Path) -> None:
     args = ["solve", str(easy9), "--method", "metropolis", "--runs", "3", "--seed", "4"]
     code, out, err = run(*args)
     assert code == 0 and "3 of 3 runs solved" in err
@@ -83,7 +78,7 @@ def test_runs_print_one_solution_and_one_json_line_per_run(easy9: Path) -> None:
     assert [json.loads(line)["seed"] for line in out.splitlines()] == [4, 5, 6]
 
 
-def test_trace_csv_follows_the_chain(easy9: Path, tmp_path: Path) -> None:
+def test_trace_csv_follows_the_chain(run: CliRun, easy9: Path, tmp_path: Path) -> None:
     trace = tmp_path / "trace.csv"
     args = ["--method", "metropolis", "--runs", "2", "--trace", str(trace), "--trace-every", "50"]
     code, _, _ = run("solve", str(easy9), *args)
@@ -100,7 +95,9 @@ def test_trace_csv_follows_the_chain(easy9: Path, tmp_path: Path) -> None:
     assert all(0 <= float(row["acceptance"]) <= 1 for row in first[1:])
 
 
-def test_trace_of_a_cooling_schedule_shows_the_temperature_fall(tmp_path: Path) -> None:
+def test_trace_of_a_cooling_schedule_shows_the_temperature_fall(
+    run: CliRun, tmp_path: Path
+) -> None:
     trace = tmp_path / "cool.csv"
     args = ["--method", "metropolis", "--t0", "2", "--alpha", "0.9", "--trace", str(trace)]
     code, _, _ = run("solve", "-", *args, "--trace-every", "1", input=SHIDOKU)
@@ -111,7 +108,7 @@ def test_trace_of_a_cooling_schedule_shows_the_temperature_fall(tmp_path: Path) 
     assert temperatures == sorted(temperatures, reverse=True)
 
 
-def test_plot_draws_every_run(easy9: Path, tmp_path: Path) -> None:
+def test_plot_draws_every_run(run: CliRun, easy9: Path, tmp_path: Path) -> None:
     image = tmp_path / "energy.png"
     args = ["--method", "metropolis", "--runs", "3", "--plot", str(image)]
     code, _, _ = run("solve", str(easy9), *args)
@@ -119,7 +116,9 @@ def test_plot_draws_every_run(easy9: Path, tmp_path: Path) -> None:
     assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_a_missing_matplotlib_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_matplotlib_is_a_clear_error(
+    run: CliRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     code, out, err = run("solve", "-", "--method", "metropolis", "--plot", "x.png", input=SHIDOKU)
     assert code == 2 and out == "" and "pip install 'ndoku[plot]'" in err
@@ -142,19 +141,19 @@ def test_a_missing_matplotlib_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) 
         (["--method", "metropolis", "--runs", "0"], "0"),
     ],
 )
-def test_bad_chain_options(args: list[str], message: str) -> None:
+def test_bad_chain_options(run: CliRun, args: list[str], message: str) -> None:
     code, out, err = run("solve", "-", *args, input=SHIDOKU)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
 
 
-def test_row_moves_on_a_samurai_are_refused(data: Path) -> None:
+def test_row_moves_on_a_samurai_are_refused(run: CliRun, data: Path) -> None:
     puzzle = data / "samurai" / "jss_samurai.txt"
     code, _, err = run("solve", str(puzzle), "--method", "metropolis", "--moves", "row")
     assert code == 2 and err.startswith("Error:") and "row" in err
 
 
-def test_tune_reports_every_setting_and_a_fit(easy9: Path, tmp_path: Path) -> None:
+def test_tune_reports_every_setting_and_a_fit(run: CliRun, easy9: Path, tmp_path: Path) -> None:
     image = tmp_path / "tune.png"
     args = ["tune", str(easy9), "--temperatures", "0.2:0.4:0.05", "--runs", "3"]
     code, out, _ = run(*args, "--plot", str(image))
@@ -171,7 +170,7 @@ def test_tune_reports_every_setting_and_a_fit(easy9: Path, tmp_path: Path) -> No
     assert set(records[-1]) == {"fit"}
 
 
-def test_tune_sweeps_cooling_rates(easy9: Path) -> None:
+def test_tune_sweeps_cooling_rates(run: CliRun, easy9: Path) -> None:
     args = ["tune", str(easy9), "--temperatures", "1", "--alpha", "0.99,0.999", "--runs", "2"]
     code, out, _ = run(*args, "--format", "json")
     assert code == 0
@@ -190,7 +189,7 @@ def test_tune_sweeps_cooling_rates(easy9: Path) -> None:
         (["--method", "exact"], "exact"),
     ],
 )
-def test_bad_tune_options(args: list[str], message: str) -> None:
+def test_bad_tune_options(run: CliRun, args: list[str], message: str) -> None:
     code, out, err = run("tune", "-", *args, input=SHIDOKU)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
