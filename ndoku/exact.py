@@ -267,6 +267,8 @@ def _settle(
                 if m == _ZERO:
                     _blame(p, net, weights)
                     return -1
+                # _drop's bookkeeping, written out: calling _drop here made 9×9 search about
+                # 1.5× slower (royle17 31 → 47 µs, forum_hardest 309 → 545 µs per puzzle).
                 for j in range(cell_unit_ptr[p], cell_unit_ptr[p + 1]):
                     u = cell_units[j]
                     marks[u] = stamp
