@@ -97,7 +97,7 @@ from benchmarks.bench_metropolis import SETS as CHAIN_SETS
 from benchmarks.bench_metropolis import Run, lines
 from benchmarks.bench_metropolis import run as chain_run
 from ndoku.generate import layout_puzzle, puzzle_line, random_solution
-from ndoku.metropolis import default_temperature, metropolis, units_per_cell
+from ndoku.metropolis import metropolis, puzzle_temperature
 from ndoku.puzzle import Puzzle, read_puzzles
 from ndoku.tempering import DEFAULT_EXCHANGE_EVERY, geometric_ladder, tempering
 from ndoku.verify import problems
@@ -268,7 +268,7 @@ def _ladder(spec: str, puzzle: Puzzle) -> tuple[float, ...] | None:
     if spec.startswith("="):
         return tuple(float(t) for t in spec[1:].split("/"))
     cold, hot, rungs = spec.split(":")
-    middle = default_temperature(puzzle.size, units_per_cell(puzzle))
+    middle = puzzle_temperature(puzzle)
     return geometric_ladder(float(cold) * middle, float(hot) * middle, int(rungs))
 
 

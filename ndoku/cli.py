@@ -1076,7 +1076,7 @@ def tune(
     and proposals of the solved runs (95% bootstrap intervals). A quadratic fitted to the
     mean seconds gives the best value of the swept parameter.
     """
-    from ndoku.metropolis import default_temperature, units_per_cell
+    from ndoku.metropolis import puzzle_temperature
     from ndoku.solve import Options
     from ndoku.tune import fit_line, fit_minimum, parse_grid, settings_of, summarize, sweep, table
 
@@ -1090,8 +1090,7 @@ def tune(
         if alphas is None:
             grid = parse_grid("0.15:0.5:0.025")
         else:
-            first = puzzles[0]
-            grid = [default_temperature(first.size, units_per_cell(first), moves)]
+            grid = [puzzle_temperature(puzzles[0], moves)]
     else:
         grid = parse_grid(temperatures)
     settings = settings_of(grid, alphas)

@@ -261,6 +261,19 @@ def default_temperature(size: int, units_per_cell: float = 2.0, moves: str = "bo
     return round(base * (1 + OVERLAP_SLOPE * max(0.0, units_per_cell - OVERLAP_START)), 4)
 
 
+def puzzle_temperature(puzzle: Puzzle, moves: str = "box") -> float:
+    """The default temperature of ``puzzle``: :func:`default_temperature` of its size and,
+    for box moves, of its :func:`units_per_cell`.
+
+    >>> from ndoku.generate import layout_puzzle
+    >>> butterfly, classic = layout_puzzle("butterfly"), layout_puzzle("9x9")
+    >>> puzzle_temperature(butterfly), puzzle_temperature(classic, "single")
+    (0.45, 0.33)
+    """
+    upc = units_per_cell(puzzle) if moves == "box" else 2.0
+    return default_temperature(puzzle.size, upc, moves)
+
+
 def units_per_cell(puzzle: Puzzle) -> float:
     """Box-move energy units (every unit but the boxes) per cell, on average over the cells.
 
@@ -700,8 +713,7 @@ def metropolis(
         )
     t0 = schedule.t0 if schedule.t0 is not None else temperature
     if t0 is None:
-        upc = units_per_cell(puzzle) if moves == "box" else 2.0
-        t0 = default_temperature(puzzle.size, upc, moves)
+        t0 = puzzle_temperature(puzzle, moves)
     _check_arguments(t0, seed, max_proposals, timeout, trace_every)
     if schedule.t0 is None:
         schedule = dataclasses.replace(schedule, t0=t0)  # validates the ramp's ends

@@ -59,10 +59,9 @@ from ndoku.metropolis import (
     _check_arguments,
     acceptance_thresholds,
     box_swap_system,
-    default_temperature,
     initial_state,
+    puzzle_temperature,
     unit_counts,
-    units_per_cell,
 )
 from ndoku.puzzle import Puzzle
 
@@ -123,7 +122,7 @@ def default_ladder(puzzle: Puzzle) -> tuple[float, ...]:
     >>> default_ladder(layout_puzzle("9x9")), default_ladder(layout_puzzle("samurai"))
     ((0.27, 0.2972, 0.3271, 0.36), (0.27, 0.2972, 0.3271, 0.36))
     """
-    middle = default_temperature(puzzle.size, units_per_cell(puzzle))
+    middle = puzzle_temperature(puzzle)
     cold, hot = LADDER_SPANS[max((n for n in LADDER_SPANS if n <= puzzle.size), default=4)]
     return geometric_ladder(cold * middle, hot * middle, LADDER_RUNGS)
 
