@@ -149,7 +149,4 @@ def _save(fig: Any, path: str | Path) -> None:
     except (OSError, ValueError) as exc:
         raise NdokuError(f"cannot save the plot to {path}: {exc}") from exc
     finally:
-        fig.clf()
-        import matplotlib.pyplot as plt
-
-        plt.close(fig)
+        pyplot().close(fig)
