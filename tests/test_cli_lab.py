@@ -193,3 +193,13 @@ def test_bad_tune_options(run: CliRun, args: list[str], message: str) -> None:
     code, out, err = run("tune", "-", *args, input=SHIDOKU)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("option", "what"), [("--trace", "trace"), ("--plot", "plot")])
+def test_an_unwritable_trace_or_plot_is_a_clear_error(
+    run: CliRun, tmp_path: Path, option: str, what: str
+) -> None:
+    target = str(tmp_path / "missing-folder" / "out")
+    code, _, err = run("solve", "-", "--method", "metropolis", option, target, input=SHIDOKU)
+    assert code == 2 and err.startswith(f"Error: cannot {'write' if what == 'trace' else 'save'}")
+    assert target in err and "Traceback" not in err
