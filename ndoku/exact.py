@@ -898,16 +898,20 @@ def _search(
 
 @njit(cache=True)
 def _propagate(
-    givens: IntArray, net: tuple[IntArray, ...], size: int, scratch: Scratch, values: IntArray
+    givens: IntArray,
+    net: tuple[IntArray, ...],
+    size: int,
+    scratch: Scratch,
+    matching: bool,
+    cand: NDArray[np.uint64],
 ) -> bool:
-    """Fixed values after propagation into ``values``; False on a contradiction."""
-    cand = np.empty(len(givens), dtype=np.uint64)
+    """Candidates after propagation (and all-different matching) into ``cand``; False on a
+    contradiction."""
     counts = np.empty((len(net[0]) - 1) * size, dtype=np.int8)
-    if _start(cand, counts, givens, net, scratch, size) < 0:
-        values[:] = givens
-        return False
-    _write_values(cand, values)
-    return True
+    free = _start(cand, counts, givens, net, scratch, size)
+    if free > 0 and matching:
+        free = _matching(cand, counts, free, net, scratch, size)
+    return free >= 0
 
 
 @njit(cache=True)
@@ -1242,7 +1246,7 @@ def solve_batch(
 
 
 def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray, bool]:
-    """Fix every cell that naked and hidden singles force.
+    """Fix every cell that naked and hidden singles (and locked candidates) force.
 
     Returns
     -------
@@ -1260,12 +1264,63 @@ def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray,
     >>> ok, int((values == 0).sum())
     (True, 0)
     """
+    masks, ok, checked = _candidate_masks(puzzle, givens, matching=False)
+    return (fixed_values(masks), True) if ok else (checked, False)
+
+
+def candidates(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[NDArray[np.uint64], bool]:
+    """Each cell's possible values after propagation and all-different matching.
+
+    Bit ``v - 1`` of a cell's mask is set while value ``v`` may still go there: every
+    solution of the puzzle has each cell's value among them. Propagation is as in
+    :func:`propagate`; then in every unit the values that no one-to-one pairing of its free
+    cells with its missing values allows are removed, and propagation runs again, until
+    neither finds anything.
+
+    Returns
+    -------
+    masks : ndarray of uint64, shape (cells,)
+        The candidates of each cell (one bit for a given or forced cell).
+    ok : bool
+        False when a contradiction was found (no solution); the masks are then meaningless.
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
+    >>> masks, ok = candidates(p)
+    >>> ok, [bin(int(m)) for m in masks[:4]]
+    (True, ['0b1', '0b1110', '0b1110', '0b1100'])
+    """
+    masks, ok, _ = _candidate_masks(puzzle, givens, matching=True)
+    return masks, ok
+
+
+def fixed_values(masks: NDArray[np.uint64]) -> IntArray:
+    """The value of each cell whose mask holds one bit, 0 elsewhere.
+
+    Examples
+    --------
+    >>> fixed_values(np.array([1, 6, 4], dtype=np.uint64)).tolist()
+    [1, 0, 3]
+    """
+    one = (masks != 0) & ((masks & (masks - _ONE)) == 0)
+    values = np.zeros(len(masks), dtype=np.int32)
+    values[one] = np.log2(masks[one].astype(np.float64)).round().astype(np.int32) + 1
+    return values
+
+
+def _candidate_masks(
+    puzzle: Puzzle, givens: IntArray | None, matching: bool
+) -> tuple[NDArray[np.uint64], bool, IntArray]:
+    """Candidates after propagation, whether no contradiction was found, the checked givens."""
     topology = _Topology.of(puzzle)
     one = _check_givens(topology, puzzle.givens if givens is None else givens)
     compile_notice(_propagate)
-    values = np.zeros(topology.n_cells, dtype=np.int32)
-    ok = _propagate(one, topology.net, topology.size, _Workspace(topology, 1).scratch, values)
-    return values, bool(ok)
+    masks = np.zeros(topology.n_cells, dtype=np.uint64)
+    scratch = _Workspace(topology, 1).scratch
+    ok = _propagate(one, topology.net, topology.size, scratch, matching, masks)
+    return masks, bool(ok), one
 
 
 def _check_givens(

@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 
 from ndoku import exact
 from ndoku.errors import NdokuError
-from ndoku.exact import ExactResult, propagate, solve_batch, solve_exact, solve_many
+from ndoku.exact import (
+    ExactResult,
+    candidates,
+    fixed_values,
+    propagate,
+    solve_batch,
+    solve_exact,
+    solve_many,
+)
 from ndoku.puzzle import Puzzle, read_puzzles
 from ndoku.verify import problems
 
@@ -135,10 +143,30 @@ def one_line_25(values: np.ndarray) -> str:
     return "".join("0123456789ABCDEFGHIJKLMNOP"[int(v)] for v in values)
 
 
+def test_candidates_hold_the_solution_and_narrow_propagation() -> None:
+    """Matching removes candidates that propagation keeps, never a value of the solution."""
+    narrowed = 0
+    for line in (DATA / "sudoku25/gecode_25x25_shared6.txt").read_text().splitlines():
+        puzzle_text, solution_text = line.split()[1].split(",")
+        [puzzle] = read_puzzles(text=puzzle_text)
+        [solution] = read_puzzles(text=solution_text)
+        masks, ok = candidates(puzzle)
+        assert ok
+        bits = np.uint64(1) << (solution.givens - 1).astype(np.uint64)
+        assert ((masks & bits) != 0).all()
+        values, _ = propagate(puzzle)
+        assert (fixed_values(masks)[values > 0] == values[values > 0]).all()
+        single = masks[values > 0]
+        assert (single & (single - np.uint64(1)) == 0).all()
+        singles_only, _, _ = exact._candidate_masks(puzzle, None, matching=False)
+        narrowed += bit_count(masks) < bit_count(singles_only)
+    assert narrowed >= 3  # 4 of the 6 when written
+
+
 # --- a naive reference on random 4×4 puzzles -------------------------------------------------
 
 
-def reference_count(givens: list[int], limit: int) -> int:
+def reference_solutions(givens: list[int], limit: int = 1000) -> list[list[int]]:
     """Solutions of a 4×4 puzzle (up to ``limit``) by plain backtracking, cell by cell."""
 
     def clash(cell: int, value: int, grid: list[int]) -> bool:
@@ -152,15 +180,14 @@ def reference_count(givens: list[int], limit: int) -> int:
 
     grid = list(givens)
     if any(v and clash(i, v, grid) for i, v in enumerate(grid)):
-        return 0
-    found = 0
+        return []
+    found: list[list[int]] = []
 
     def fill(cell: int) -> None:
-        nonlocal found
-        if found >= limit:
+        if len(found) >= limit:
             return
         if cell == 16:
-            found += 1
+            found.append(list(grid))
             return
         if grid[cell]:
             fill(cell + 1)
@@ -173,6 +200,10 @@ def reference_count(givens: list[int], limit: int) -> int:
 
     fill(0)
     return found
+
+
+def reference_count(givens: list[int], limit: int) -> int:
+    return len(reference_solutions(givens, limit))
 
 
 @st.composite
@@ -227,6 +258,22 @@ def test_agrees_with_reference_on_4x4(givens: list[int], limit: int) -> None:
         assert_solution(puzzle, result)
         if expected == 1 and limit >= 2:
             assert result.unique is True
+
+
+def bit_count(masks: np.ndarray) -> int:
+    return sum(int(m).bit_count() for m in masks)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles_4x4())
+def test_candidates_keep_every_solution_of_4x4(givens: list[int]) -> None:
+    [puzzle] = read_puzzles(text=one_line(np.array(givens)))
+    masks, ok = candidates(puzzle)
+    solutions = reference_solutions(givens)
+    if not ok:
+        assert solutions == []
+    for grid in solutions:
+        assert all(int(m) >> (v - 1) & 1 for m, v in zip(masks, grid, strict=True))
 
 
 SIXTEEN = read_puzzles(DATA / "sudoku16/goomii_16x16_first40.txt")[:10]
