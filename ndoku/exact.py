@@ -24,10 +24,13 @@ probe
     cell with two candidates, a value with two places in a unit) on a copy, propagating
     singles only. A side that fails is removed from the node (a *failed value*); of the
     choices whose sides both hold, the node branches on the one whose sides fix the most
-    cells (product of the two). Probes are not nodes. Before probing, a node removes from
-    each unit the values no one-to-one pairing of its free cells and missing values allows
-    (all-different matching, :func:`_matching`): it halves the nodes, and costs little
-    next to the probes, which skip it.
+    cells (product of the two). Probes are not nodes. A pass probes its choices in the order
+    their sides did when last probed anywhere in the tree (the *history*: cells fixed, a
+    failure counting most): failing sides are found early, and ties in the score go to
+    choices that were strong before (40% fewer nodes than probing in cell order). Before
+    probing, a node removes from each unit the values no one-to-one pairing of its free
+    cells and missing values allows (all-different matching, :func:`_matching`): it halves
+    the nodes, and costs less than the probes, which skip it.
 node
     A state of the search tree that was propagated: the root, and each ``cell = value`` and
     ``cell ≠ value`` branch.
@@ -67,7 +70,8 @@ IntArray = NDArray[np.int32]
 #: Kernel work arrays: fix queue, hidden-single queue, cell weights, unit change stamps,
 #: group check stamps, the stamp clock, the pieces' candidates (see ``_locked``), the
 #: peers a fixed value was just removed from, the values a probe pass implied, the work
-#: arrays of ``_hall``, and the units' matching check stamps.
+#: arrays of ``_hall``, the units' matching check stamps, the probes' history, and a probe
+#: pass's two-way choices (cells, values, order keys).
 Scratch = tuple[
     IntArray,
     IntArray,
@@ -78,6 +82,10 @@ Scratch = tuple[
     NDArray[np.uint64],
     IntArray,
     NDArray[np.uint64],
+    IntArray,
+    NDArray[np.uint64],
+    NDArray[np.int64],
+    IntArray,
     IntArray,
     NDArray[np.uint64],
     NDArray[np.int64],
@@ -114,6 +122,8 @@ _PAUSE_NODES = 1 << 12
 #: Nodes a kernel call runs over a batch before it returns (for progress and Ctrl-C).
 _CALL_NODES = 1 << 17
 _FIRST_DEPTH = 64
+#: History of a probe side that failed: more than any number of cells fixed.
+_FAILED = 1 << 16
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 # The x86 time-stamp counter is readable from user code; elsewhere puzzles are timed one by one.
@@ -472,6 +482,7 @@ def _start(
     scratch[3][:] = 0
     scratch[4][:] = 0
     scratch[11][:] = 0
+    scratch[12][:] = 0
     scratch[5][0] = 1
     n_hidden = 0
     pending = 0
@@ -485,6 +496,14 @@ def _start(
             scratch[0][pending] = c
             pending += 1
     return _settle(cand, counts, pending, n_hidden, len(givens), net, scratch, size)
+
+
+@njit(cache=True, inline="always")
+def _copy(source: NDArray[Any], target: NDArray[Any]) -> None:
+    """``target[:] = source`` as a plain loop: numba's slice assignment first copies the
+    source aside in case the two overlap, which made probes' copies ten times slower."""
+    for k in range(len(source)):
+        target[k] = source[k]
 
 
 @njit(cache=True, inline="always")
@@ -572,29 +591,49 @@ def _hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
             if x == i:
                 break
             v = before
-    # masks[size + i]: the rows i can push; masks[2 * size + i]: all it reaches.
+    # masks[size + i]: the rows i can push; masks[2 * size + i]: the rows that can push i.
+    for i in range(n):
+        masks[2 * size + i] = _ZERO
     for i in range(n):
         m = masks[i] & ~(_ONE << np.uint64(ints[i]))
         out = _ZERO
         while m != _ZERO:
             v = _low_index(m)
             m &= m - _ONE
-            out |= _ONE << np.uint64(ints[size + v])
+            j = ints[size + v]
+            out |= _ONE << np.uint64(j)
+            masks[2 * size + j] |= _ONE << np.uint64(i)
         masks[size + i] = out
-        masks[2 * size + i] = out
-    for j in range(n):
-        reach_j = masks[2 * size + j]
-        for i in range(n):
-            r = masks[2 * size + i]
-            masks[2 * size + i] = r | (reach_j & (_ZERO - ((r >> np.uint64(j)) & _ONE)))
+    # Components one at a time: those reached from a row and reaching it, among the rows
+    # left (a path out of the component and back would make it larger). masks[i] becomes
+    # the component of row i.
+    left = _ZERO - _ONE if n == 64 else (_ONE << np.uint64(n)) - _ONE
+    while left != _ZERO:
+        r = _low_index(left)
+        component = _ONE << np.uint64(r)
+        for side in range(1, 3):
+            seen = _ONE << np.uint64(r)
+            todo = seen
+            while todo != _ZERO:
+                x = _low_index(todo)
+                todo &= todo - _ONE
+                new = masks[side * size + x] & left & ~seen
+                seen |= new
+                todo |= new
+            component = seen if side == 1 else component & seen
+        left &= ~component
+        rest = component
+        while rest != _ZERO:
+            i = _low_index(rest)
+            rest &= rest - _ONE
+            masks[i] = component
     for i in range(n):
-        o = masks[size + i]
+        o = masks[size + i] & ~masks[i]
         bad = _ZERO
         while o != _ZERO:
             j = _low_index(o)
             o &= o - _ONE
-            if (masks[2 * size + j] >> np.uint64(i)) & _ONE == _ZERO:
-                bad |= _ONE << np.uint64(ints[j])
+            bad |= _ONE << np.uint64(ints[j])
         masks[size + i] = bad
     return True
 
@@ -666,33 +705,22 @@ def _matching(
 
 
 @njit(cache=True)
-def _probe(
-    stack: NDArray[np.uint64],
-    tallies: NDArray[np.int8],
-    t: int,
-    free: int,
+def _two_way_choices(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
     net: tuple[IntArray, ...],
     scratch: Scratch,
     size: int,
-) -> tuple[int, int, np.uint64]:
-    """Probe the two-way choices of level ``t`` once, on level ``t + 1``; see the glossary.
+) -> int:
+    """List the two-way choices of a state; their number.
 
-    Returns the free cells left (0 solved, -1 stuck) and the (cell, value bit) of the best
-    choice, cell -1 when there is none. A side already implied by a probe of this pass
-    holds (propagation only adds to what it implied), so it is not probed again; its choice
-    is then not scored.
+    Choice ``i`` is ``cell sides[2i] = value values[2i]`` or ``cell sides[2i + 1] = value
+    values[2i + 1]``: the two candidates of a cell, or the two places of a value in a unit.
+    Its key orders the probes: minus the product of (1 + history) of its sides.
     """
-    cand = stack[t]
-    counts = tallies[t]
-    probed = stack[t + 1]
+    history, sides, values, keys = scratch[12], scratch[13], scratch[14], scratch[15]
     n_cells = len(cand)
-    # Singles only: locked candidates would cost more per probe than they prune.
-    singles = (net[0], net[1], net[2], net[3], net[4], net[5], net[6][:0])
-    queue, implied = scratch[0], scratch[8]
-    implied[:] = _ZERO
-    best = -1
-    best_bit = _ZERO
-    best_score = -1
+    n = 0
     for x in range(n_cells + len(counts)):
         if x < n_cells:
             m = cand[x]
@@ -715,29 +743,76 @@ def _probe(
                         c1 = c
                     else:
                         c2 = c
+        sides[2 * n] = c1
+        sides[2 * n + 1] = c2
+        values[2 * n] = a
+        values[2 * n + 1] = b
+        strength_a = 1 + np.int64(history[c1 * size + _low_index(a)])
+        keys[n] = -strength_a * (1 + np.int64(history[c2 * size + _low_index(b)]))
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _probe(
+    stack: NDArray[np.uint64],
+    tallies: NDArray[np.int8],
+    t: int,
+    free: int,
+    net: tuple[IntArray, ...],
+    scratch: Scratch,
+    size: int,
+) -> tuple[int, int, np.uint64]:
+    """Probe the two-way choices of level ``t`` once, on level ``t + 1``; see the glossary.
+
+    Returns the free cells left (0 solved, -1 stuck) and the (cell, value bit) of the best
+    choice, cell -1 when there is none. A side already implied by a probe of this pass
+    holds (propagation only adds to what it implied), so it is not probed again; its choice
+    is then not scored.
+    """
+    cand = stack[t]
+    counts = tallies[t]
+    probed = stack[t + 1]
+    # Singles only: locked candidates would cost more per probe than they prune.
+    singles = (net[0], net[1], net[2], net[3], net[4], net[5], net[6][:0])
+    queue, implied, history = scratch[0], scratch[8], scratch[12]
+    sides, values, keys = scratch[13], scratch[14], scratch[15]
+    implied[:] = _ZERO
+    best = -1
+    best_bit = _ZERO
+    best_score = -1
+    n = _two_way_choices(cand, counts, net, scratch, size)
+    for i in np.argsort(keys[:n], kind="mergesort"):
+        c1 = sides[2 * i]
+        c2 = sides[2 * i + 1]
+        a = values[2 * i]
+        b = values[2 * i + 1]
+        # Values failed earlier in this pass may have decided the choice already.
+        if cand[c1] & a == _ZERO or cand[c2] & b == _ZERO or cand[c1] == a or cand[c2] == b:
+            continue
         left_a = 0
         for side in range(2):
             c = c1 if side == 0 else c2
             bit = a if side == 0 else b
             if implied[c] & bit:
                 break
-            probed[:] = cand
-            tallies[t + 1, :] = counts
+            _copy(cand, probed)
+            _copy(counts, tallies[t + 1])
             left = _fix(probed, tallies[t + 1], c, bit, free, singles, scratch, size)
+            history[c * size + _low_index(bit)] = free - left if left >= 0 else _FAILED
             if left < 0:
                 free = _exclude(cand, counts, c, bit, free, net, scratch, size)
                 if free <= 0:
                     return free, -1, _ZERO
                 break
             # The fix queue lists the cells the probe fixed, each once.
-            for i in range(free - left):
-                k = queue[i]
-                implied[k] |= probed[k]
+            for k in range(free - left):
+                x = queue[k]
+                implied[x] |= probed[x]
             if side == 0:
                 left_a = left
             else:
                 score = (1 + free - left_a) * (1 + free - left)
-
                 if score > best_score:
                     best_score = score
                     best = c1
@@ -851,10 +926,8 @@ def _search(
                     regs[_GROW] = 1
                     paused = True
                     break
-                for k in range(stack.shape[1]):
-                    stack[t, k] = stack[d, k]
-                for k in range(tallies.shape[1]):
-                    tallies[t, k] = tallies[d, k]
+                _copy(stack[d], stack[t])
+                _copy(tallies[d], tallies[t])
                 cell_at[d] = -1 - c
                 guesses += 1
                 free = _fix(stack[t], tallies[t], c, bit_at[d], free_at[d], net, scratch, size)
@@ -1354,6 +1427,7 @@ class _Workspace:
     def __init__(self, topology: _Topology, depth: int | None = None) -> None:
         cells = max(topology.n_cells, 1)
         n_units = len(topology.net[0]) - 1
+        choices = cells + topology.n_slots
         self.scratch = (
             np.zeros(cells, dtype=np.int32),
             np.zeros(max(topology.n_slots, 1), dtype=np.int32),
@@ -1367,6 +1441,10 @@ class _Workspace:
             np.zeros(5 * topology.size, dtype=np.int32),
             np.zeros(3 * topology.size, dtype=np.uint64),
             np.zeros(n_units, dtype=np.int64),
+            np.zeros(cells * topology.size, dtype=np.int32),
+            np.zeros(2 * choices, dtype=np.int32),
+            np.zeros(2 * choices, dtype=np.uint64),
+            np.zeros(choices, dtype=np.int64),
         )
         self.regs = np.zeros(3, dtype=np.int64)
         depth = min(_FIRST_DEPTH if depth is None else depth, cells + 1)

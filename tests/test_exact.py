@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import permutations, product
 from pathlib import Path
 
 import numpy as np
@@ -274,6 +274,26 @@ def test_candidates_keep_every_solution_of_4x4(givens: list[int]) -> None:
         assert solutions == []
     for grid in solutions:
         assert all(int(m) >> (v - 1) & 1 for m, v in zip(masks, grid, strict=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 6).flatmap(lambda n: st.lists(st.integers(0, 2**n - 1), min_size=n, max_size=n))
+)
+def test_hall_keeps_exactly_the_edges_of_perfect_matchings(rows: list[int]) -> None:
+    """The matching kernel against every permutation: an edge survives when some perfect
+    matching uses it."""
+    n = len(rows)
+    size = 8
+    masks = np.zeros(3 * size, dtype=np.uint64)
+    masks[:n] = rows
+    ints = np.zeros(5 * size, dtype=np.int32)
+    matchings = [p for p in permutations(range(n)) if all(rows[i] >> p[i] & 1 for i in range(n))]
+    assert exact._hall(n, masks, ints, size) == bool(matchings)
+    for i in range(n if matchings else 0):
+        used = {p[i] for p in matchings}
+        expected_bad = [v for v in range(n) if rows[i] >> v & 1 and v not in used]
+        assert [v for v in range(n) if int(masks[size + i]) >> v & 1] == expected_bad
 
 
 SIXTEEN = read_puzzles(DATA / "sudoku16/goomii_16x16_first40.txt")[:10]
