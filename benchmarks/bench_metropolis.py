@@ -150,6 +150,9 @@ SETS: dict[str, Callable[[], Iterator[tuple[str, Puzzle]]]] = {
     "16x16": sixteens,
     "9x9-hard": lambda: lines("sudoku9/norvig_top95.txt", 10),
     "9x9-easy": lambda: lines("sudoku9/norvig_easy50.txt", 10),
+    # pruning alone solves the Samurai, 16x16 and multigrid sets: these puzzles it does not
+    "9x9-hardest": lambda: lines("sudoku9/forum_hardest_1106.txt", 10),
+    "16x16-wild": lambda: lines("sudoku16/wild_16x16.txt", 20),
     "25x25": lambda: lines("sudoku25/wild_25x25.txt", 5),
     "36x36": lambda: files("sudoku36", "*.txt"),
     "multigrid": lambda: (
@@ -171,6 +174,7 @@ def run(
     max_proposals: int = DEFAULT_MAX_PROPOSALS,
     moves: str = "box",
     timeout: float = TIMEOUT,
+    prune: bool = False,
 ) -> Run:
     start = time.perf_counter()
     result = metropolis(
@@ -180,6 +184,7 @@ def run(
         max_proposals=max_proposals,
         timeout=timeout,
         moves=moves,
+        prune=prune,
     )
     seconds = time.perf_counter() - start
     if result.solved and problems(puzzle, result.values):
@@ -310,6 +315,7 @@ def sweep(
     max_proposals: int,
     detail: bool,
     moves: str = "box",
+    prune: bool = False,
 ) -> None:
     """Per set and temperature: median proposals (M) of the worst puzzle (and the geometric
     mean of the puzzles' medians); ``/k``: k runs unsolved within ``max_proposals``."""
@@ -323,7 +329,7 @@ def sweep(
         cells = []
         for t in temperatures:
             done = [
-                run(p_name, p, s, temperature=t, max_proposals=max_proposals, moves=moves)
+                run(p_name, p, s, t, max_proposals, moves, prune=prune)
                 for p_name, p in puzzles
                 for s in range(1, seeds + 1)
             ]
@@ -351,7 +357,8 @@ if __name__ == "__main__":
     parser.add_argument("--max", type=float, default=1e8, help="max proposals per run")
     parser.add_argument("--detail", action="store_true", help="a line per puzzle too")
     parser.add_argument("--moves", choices=MOVES, default="box", help="the move set")
+    parser.add_argument("--prune", action="store_true", help="pruned chains (as hybrid runs)")
     args = parser.parse_args()
     temps = [None if t == "default" else float(t) for t in args.temperatures.split(",")]
-    sweep(args.sets, temps, args.seeds, int(args.max), args.detail, args.moves)
+    sweep(args.sets, temps, args.seeds, int(args.max), args.detail, args.moves, args.prune)
     sys.exit(0)

@@ -133,8 +133,8 @@ def chain_options(command: F) -> F:
     default="auto",
     show_default=True,
     help="auto/exact: propagation and search, proving uniqueness; metropolis: the Monte-Carlo "
-    "chain; hybrid: propagation, then the chain; tempering: replicas of the chain on a "
-    "temperature ladder (large puzzles).",
+    "chain; hybrid: pruning (propagation and matching), then the chain within the candidates; "
+    "tempering: replicas of the pruned chain on a temperature ladder (large puzzles).",
 )
 @click.option(
     "--unique",
@@ -193,6 +193,12 @@ def chain_options(command: F) -> F:
     help="Tempering: this many rungs between the default ends [default: by size].",
 )
 @click.option(
+    "--no-prune",
+    is_flag=True,
+    help="Tempering: leave out pruning (forced cells fixed, the others kept to their "
+    "candidates) and run the plain box-swap chains.",
+)
+@click.option(
     "--runs",
     type=click.IntRange(min=1),
     default=1,
@@ -247,6 +253,7 @@ def solve(
     reheat: int,
     ladder: str | None,
     replicas: int | None,
+    no_prune: bool,
     runs: int,
     trace_path: str | None,
     plot_path: str | None,
@@ -277,6 +284,7 @@ def solve(
         "--reheat": reheat > 0,
         "--ladder": ladder is not None,
         "--replicas": replicas is not None,
+        "--no-prune": no_prune,
         "--runs": runs > 1,
         "--trace": trace_path is not None,
         "--plot": plot_path is not None,
@@ -296,6 +304,7 @@ def solve(
         ladder=None if ladder is None else tuple(parse_grid(ladder, "ladder")),
         replicas=replicas,
         trace_every=trace_every if trace_path or plot_path else 0,
+        prune=not no_prune,
     )
     if max_proposals is not None:
         options = replace(options, max_proposals=max_proposals)
@@ -1029,7 +1038,8 @@ def _rating_line(rating: Any) -> str:
     type=click.Choice(["metropolis", "hybrid"]),
     default="metropolis",
     show_default=True,
-    help="hybrid propagates forced cells before each chain.",
+    help="hybrid prunes (fixes forced cells, keeps the others to their candidates) before "
+    "each chain.",
 )
 @chain_options
 @click.option(
@@ -1090,7 +1100,7 @@ def tune(
         if alphas is None:
             grid = parse_grid("0.15:0.5:0.025")
         else:
-            grid = [puzzle_temperature(puzzles[0], moves)]
+            grid = [puzzle_temperature(puzzles[0], moves, pruned=method == "hybrid")]
     else:
         grid = parse_grid(temperatures)
     settings = settings_of(grid, alphas)

@@ -9,18 +9,38 @@ move set
     one free cell takes another value; nothing is kept a permutation.
 state
     Swap moves: each move group (box or row) holds a permutation, givens fixed, free cells
-    filled with the group's missing symbols at random (from the seed). Single-site moves: each
-    free cell a random symbol.
+    filled with the group's missing symbols at random (from the seed; pruned, each to one of
+    its candidates). Single-site moves: each free cell a random symbol.
 pair
     Two free cells of one move group: the swaps there are. A proposal picks a pair uniformly
     among all pairs of all groups; the pairs never depend on the state, so proposals are
     symmetric and the chain is a proper Metropolis chain. Single-site proposals pick one of the
     free cells × (N − 1) other values uniformly, symmetric as well.
+pruning, candidates
+    Before a chain starts, propagation and all-different matching (:func:`pruned`) fix the
+    cells they force, which become givens, and leave every other cell its *candidates*: the
+    symbols some solution may put there. A pruned swap chain keeps to them through guided
+    swaps and the penalty.
+guided swap
+    Pruned swap moves only (:data:`GUIDED_SHARE` of the proposals; the rest uniform pairs).
+    A free cell c is drawn uniformly; if its symbol x is a candidate, one of its k − 1 other
+    candidates, y, is drawn uniformly, and c swaps with the cell d of its group holding y
+    (else nothing is proposed). So the swap of c and d is proposed from c's side when x and y
+    are both candidates of c, from d's side when both are candidates of d, and the swap back
+    under the same conditions with the same probabilities: proposals are symmetric. d may
+    land outside its candidates: the penalty charges it. Guided swaps alone reach every state
+    within the candidates (each pairing of a group's free cells with candidates leads to any
+    other through states with one cell outside), hence every solution; a state where no free
+    cell of a group holds a candidate they never reach.
+penalty
+    Pruned swap moves: :data:`PENALTY` of energy per free cell holding a symbol outside its
+    candidates (0 in every solution).
 energy
     Swap moves: Σ over every unit that is not a move group (rows and columns for box moves,
     columns, boxes and extra units for row moves) of N − (number of distinct symbols).
-    Single-site moves: the number of peer pairs holding the same symbol, a pair with a given
-    counting :data:`GIVEN_PENALTY`. Either way 0 exactly when the puzzle is solved.
+    Pruned, plus the penalty. Single-site moves: the number of peer pairs holding the same
+    symbol, a pair with a given counting :data:`GIVEN_PENALTY`. Either way 0 exactly when
+    the puzzle is solved.
 changed units
     The energy units that hold one cell of a pair but not the other: only their counts change
     in a swap (a unit holding both keeps its symbols). The *pair table* lists them per pair.
@@ -49,7 +69,8 @@ counts, seen, repeated
     is at least 2. ΔE of a swap follows from two bits per changed unit.
 
 Each proposal draws one 64-bit random number: its high half picks the move, its low half is
-compared with ``2**32 · exp(−ΔE/T)`` to accept an uphill move.
+compared with ``2**32 · exp(−ΔE/T)`` to accept an uphill move. A guided swap draws a second
+one for the candidate it takes.
 """
 
 from __future__ import annotations
@@ -66,11 +87,14 @@ from numpy.typing import NDArray
 
 from ndoku._jit import _below, _next, compile_notice, rng_state
 from ndoku.errors import NdokuError
+from ndoku.exact import candidates as cell_candidates
+from ndoku.exact import fixed_values
 from ndoku.peers import BOX, Units
 from ndoku.puzzle import Puzzle
 
 IntArray = NDArray[np.int32]
 PairArray = NDArray[np.uint32]
+GuideArray = NDArray[np.uint16]
 FloatArray = NDArray[np.float64]
 
 #: Move sets: swaps within a box, swaps within a row, single-site changes.
@@ -88,6 +112,9 @@ BASE_TEMPERATURES = {4: 0.3, 9: 0.3, 16: 0.3, 25: 0.25, 36: 0.25, 49: 0.25}
 #: hard puzzles want a colder chain, hence 0.33.
 ROW_TEMPERATURES = {9: 0.4}
 SINGLE_TEMPERATURES = {9: 0.33}
+#: Pruned swap chains by N (box and row moves; single-site moves keep theirs): measured in
+#: benchmarks/bench_metropolis.py.
+PRUNED_TEMPERATURES = {4: 0.3, 9: 0.3, 16: 0.3, 25: 0.3}
 #: Interlocked grids whose cells lie in more units want a hotter chain (a swap there changes
 #: more units): above OVERLAP_START energy units per cell, T grows by OVERLAP_SLOPE of itself
 #: per unit per cell. A line through the measured best of Samurai (2.2 → 0.3) and butterfly
@@ -98,6 +125,11 @@ OVERLAP_SLOPE = 0.625
 #: Single-site energy of a peer pair in which one cell is a given (a free pair counts 1): a
 #: clash with a given is surely wrong, as in the textbook chain this move set follows.
 GIVEN_PENALTY = 5
+#: Pruned swap chains: the energy of a free cell that holds a symbol outside its candidates,
+#: and the share of proposals that are guided swaps (the rest uniform pairs). Measured in
+#: benchmarks/bench_tempering.py.
+PENALTY = 1
+GUIDED_SHARE = 1.0
 DEFAULT_MAX_PROPOSALS = 10_000_000_000
 DEFAULT_TIMEOUT = 60.0
 #: Columns of ``ChainResult.trace``.
@@ -116,6 +148,9 @@ _A = np.uint64(3)  # column of a pair's first changed unit of a (of b: _A + widt
 # Kernel kinds, and the slots of the int64 ``stats`` array a kernel carries between calls
 # (the first five are those the move kernels keep; the rest belong to the driver).
 _SWAP, _SINGLE = 0, 1
+# Columns of SwapSystem.guide, and slots of SwapSystem.mix.
+_GROUP, _POSITION, _COUNT, _OPTIONS = range(4)
+_PAIR_SLOTS, _GUIDED_SLOTS, _PENALTY = range(3)
 _ENERGY, _BEST, _BEST_AT, _DONE, _TAKEN, _RESTART, _ROWS, _ROW_TAKEN = range(8)
 # Slots of the float64 ``plan`` array: the schedule as numbers, and the temperature in force.
 _KIND, _T0, _ALPHA, _STEP, _LOG_BETA0, _LOG_BETA1, _LENGTH, _REHEAT, _EVERY, _NOW = range(10)
@@ -230,7 +265,9 @@ def _choices(names: tuple[str, ...]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def default_temperature(size: int, units_per_cell: float = 2.0, moves: str = "box") -> float:
+def default_temperature(
+    size: int, units_per_cell: float = 2.0, moves: str = "box", pruned: bool = False
+) -> float:
     """The default temperature for sub-grids of ``size`` symbols and a move set.
 
     Parameters
@@ -242,6 +279,8 @@ def default_temperature(size: int, units_per_cell: float = 2.0, moves: str = "bo
         more where sub-grids overlap (:func:`units_per_cell`). Not used by the other move sets.
     moves : str
         One of :data:`MOVES`.
+    pruned : bool
+        A pruned chain (:data:`PRUNED_TEMPERATURES` for swap moves).
 
     Examples
     --------
@@ -254,16 +293,16 @@ def default_temperature(size: int, units_per_cell: float = 2.0, moves: str = "bo
     """
     _check_moves(moves)
     table = {"box": BASE_TEMPERATURES, "row": ROW_TEMPERATURES, "single": SINGLE_TEMPERATURES}
-    bases = table[moves]
+    bases = PRUNED_TEMPERATURES if pruned and moves != "single" else table[moves]
     base = bases[max((n for n in bases if n <= size), default=min(bases))]
     if moves != "box":
         return base
     return round(base * (1 + OVERLAP_SLOPE * max(0.0, units_per_cell - OVERLAP_START)), 4)
 
 
-def puzzle_temperature(puzzle: Puzzle, moves: str = "box") -> float:
+def puzzle_temperature(puzzle: Puzzle, moves: str = "box", pruned: bool = False) -> float:
     """The default temperature of ``puzzle``: :func:`default_temperature` of its size and,
-    for box moves, of its :func:`units_per_cell`.
+    for box moves, of its :func:`units_per_cell` (for a pruned chain when ``pruned``).
 
     >>> from ndoku.generate import layout_puzzle
     >>> butterfly, classic = layout_puzzle("butterfly"), layout_puzzle("9x9")
@@ -271,7 +310,7 @@ def puzzle_temperature(puzzle: Puzzle, moves: str = "box") -> float:
     (0.45, 0.33)
     """
     upc = units_per_cell(puzzle) if moves == "box" else 2.0
-    return default_temperature(puzzle.size, upc, moves)
+    return default_temperature(puzzle.size, upc, moves, pruned)
 
 
 def units_per_cell(puzzle: Puzzle) -> float:
@@ -308,7 +347,9 @@ class ChainResult:
     seconds : float
         Wall time of the chain (compiling excluded).
     stop : str
-        ``solved``, ``max-proposals``, ``timeout`` or ``stuck`` (no move possible).
+        ``solved``, ``max-proposals``, ``timeout``, ``stuck`` (no move possible) or
+        ``propagation`` (pruning found that the givens contradict each other: the puzzle has
+        no solution; no proposal was made, the state is an unpruned start).
     moves : str
         The move set: ``box`` (swaps within a box), ``row`` or ``single`` (single-site).
     schedule : str
@@ -324,6 +365,8 @@ class ChainResult:
     temperature : float
         The temperature in force at the end of the run (the schedule's start when no proposal
         was made).
+    forced : int
+        Cells that pruning fixed besides the givens (0 when the chain did not prune).
     """
 
     solved: bool
@@ -342,11 +385,12 @@ class ChainResult:
     schedule: str = "constant"
     ladder: tuple[float, ...] = ()
     trace: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 4)))
+    forced: int = 0
 
 
 @dataclass(frozen=True, eq=False)
 class SwapSystem:
-    """Plain arrays a swap kernel works on: move groups, pairs and the energy units.
+    """Plain arrays a swap kernel works on: move groups, pairs, energy units and candidates.
 
     Attributes
     ----------
@@ -358,6 +402,22 @@ class SwapSystem:
         unit (index ``units``, never holding a symbol, so it adds 0 to ΔE).
     unit_ptr, unit_cells : ndarray of int32
         The energy units (CSR); ``cell_unit_ptr, cell_units``: cell → energy units.
+    givens : ndarray of int32
+        The fixed cells.
+    pruned : bool
+        Whether the cells have candidates (then guided swaps and the penalty are on).
+    allowed : ndarray of uint64, shape (cells,)
+        Bit ``s`` set when symbol ``s`` is a candidate of the cell (every symbol unpruned).
+    free : ndarray of int32
+        The free cells, group by group: a guided swap starts from one of them.
+    guide : ndarray of uint16, shape (cells, 3 + N)
+        Per cell: its group, its position among the group's free cells, the number of its
+        candidates among the group's missing symbols, then those symbols, rising.
+    group_pairs : ndarray of uint32, shape (groups, 2)
+        Per group: the row of its first pair in ``pairs``, and its number of free cells.
+    mix : ndarray of int64, shape (3,)
+        Proposal slots of uniform pairs (every pair, or none), guided slots per free cell,
+        and the penalty.
     """
 
     size: int
@@ -368,14 +428,87 @@ class SwapSystem:
     cell_unit_ptr: IntArray
     cell_units: IntArray
     givens: IntArray
+    pruned: bool
+    allowed: NDArray[np.uint64]
+    free: IntArray
+    guide: GuideArray
+    group_pairs: PairArray
+    mix: NDArray[np.int64]
 
     @property
     def n_units(self) -> int:
         return len(self.unit_ptr) - 1
 
+    @property
+    def penalty(self) -> int:
+        return int(self.mix[_PENALTY])
 
-def box_swap_system(puzzle: Puzzle, givens: IntArray | None = None) -> SwapSystem:
+    @property
+    def largest_change(self) -> int:
+        """The largest ΔE of a swap: every changed unit of both cells, and both penalties."""
+        return int(self.pairs.shape[1]) - 3 + 2 * self.penalty
+
+    @property
+    def kernel_arrays(
+        self,
+    ) -> tuple[
+        PairArray, IntArray, IntArray, NDArray[np.uint64], IntArray, GuideArray, PairArray,
+        NDArray[np.int64],
+    ]:  # fmt: skip
+        """What a swap kernel reads besides the state: pairs … cell_units, allowed … mix."""
+        return (
+            self.pairs,
+            self.cell_unit_ptr,
+            self.cell_units,
+            self.allowed,
+            self.free,
+            self.guide,
+            self.group_pairs,
+            self.mix,
+        )
+
+
+def pruned(
+    puzzle: Puzzle, givens: IntArray | None = None
+) -> tuple[IntArray, NDArray[np.uint64] | None]:
+    """The givens plus every cell propagation fixes, and every cell's candidates.
+
+    Propagation and all-different matching (:func:`ndoku.exact.candidates`) to a fixpoint:
+    every solution holds each cell's value among its candidates, so a chain may start from
+    them.
+
+    Returns
+    -------
+    givens : ndarray of int32
+        The fixed cells (the givens alone when the candidates are None).
+    candidates : ndarray of uint64 or None
+        Bit ``v − 1`` of a cell's mask is set while value ``v`` is possible; None when the
+        givens contradict each other (the puzzle has no solution).
+
+    Examples
+    --------
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
+    >>> givens, candidates = pruned(p)
+    >>> givens.tolist()[:4], [bin(int(m)) for m in candidates[:4]]
+    ([1, 0, 0, 0], ['0b1', '0b1110', '0b1110', '0b1100'])
+    """
+    fixed = puzzle.givens if givens is None else givens
+    masks, ok = cell_candidates(puzzle, fixed)
+    if not ok:
+        return fixed.astype(np.int32), None
+    return np.where(fixed > 0, fixed, fixed_values(masks)).astype(np.int32), masks
+
+
+def box_swap_system(
+    puzzle: Puzzle,
+    givens: IntArray | None = None,
+    candidates: NDArray[np.uint64] | None = None,
+) -> SwapSystem:
     """Boxes as move groups, all other units as energy units.
+
+    With ``candidates`` (from :func:`pruned`, whose givens should come along) the chain
+    makes guided swaps and charges the penalty; without, it swaps uniform pairs only.
 
     Examples
     --------
@@ -386,14 +519,19 @@ def box_swap_system(puzzle: Puzzle, givens: IntArray | None = None) -> SwapSyste
     (8, 12)
     """
     units = puzzle.units
-    return _swap_system(puzzle, units.kind == BOX, givens)
+    return _swap_system(puzzle, units.kind == BOX, givens, candidates)
 
 
-def row_swap_system(puzzle: Puzzle, givens: IntArray | None = None) -> SwapSystem:
+def row_swap_system(
+    puzzle: Puzzle,
+    givens: IntArray | None = None,
+    candidates: NDArray[np.uint64] | None = None,
+) -> SwapSystem:
     """Rows as move groups; columns, boxes and extra units as energy units.
 
     A row is any unit whose cells lie on one canvas row (a jigsaw region can be one). Each cell
     must lie in exactly one row, which sub-grids that overlap side by side break.
+    ``candidates`` as for :func:`box_swap_system`.
 
     Raises
     ------
@@ -420,11 +558,14 @@ def row_swap_system(puzzle: Puzzle, givens: IntArray | None = None) -> SwapSyste
             f"row moves need every cell in exactly one row, but the cell at "
             f"{puzzle.locate(cell)} lies in {where}: use moves 'box' or 'single'"
         )
-    return _swap_system(puzzle, is_row, givens)
+    return _swap_system(puzzle, is_row, givens, candidates)
 
 
 def _swap_system(
-    puzzle: Puzzle, is_group: NDArray[np.bool_], givens: IntArray | None
+    puzzle: Puzzle,
+    is_group: NDArray[np.bool_],
+    givens: IntArray | None,
+    candidates: NDArray[np.uint64] | None,
 ) -> SwapSystem:
     """The units where ``is_group`` holds as move groups, the others as energy units."""
     if puzzle.size > MAX_SYMBOLS:
@@ -436,9 +577,54 @@ def _swap_system(
     cell_unit_ptr, cell_units = energy.of_cells(puzzle.n_cells)
     free = [g[fixed[g] == 0] for g in (groups[i] for i in range(len(groups)))]
     pairs = _pair_table(free, cell_unit_ptr, cell_units, len(energy))
+    every = np.uint64(((1 << puzzle.size) - 1) << 1)  # bits 1 … N
+    allowed = np.full(puzzle.n_cells, every, dtype=np.uint64)
+    if candidates is not None:
+        allowed &= np.asarray(candidates, dtype=np.uint64) << _ONE
+    guide, group_pairs = _guide(groups, free, fixed, allowed, puzzle.size)
+    free_cells = np.concatenate([*free, np.zeros(0, np.int32)]).astype(np.int32)
+    mix = _mix(len(pairs), len(free_cells), candidates is not None)
     return SwapSystem(
-        puzzle.size, groups, pairs, energy.ptr, energy.cells, cell_unit_ptr, cell_units, fixed
-    )
+        puzzle.size, groups, pairs, energy.ptr, energy.cells, cell_unit_ptr, cell_units, fixed,
+        candidates is not None, allowed, free_cells, guide, group_pairs, mix,
+    )  # fmt: skip
+
+
+def _guide(
+    groups: Units, free: list[IntArray], fixed: IntArray, allowed: NDArray[np.uint64], size: int
+) -> tuple[GuideArray, PairArray]:
+    """The guide and group_pairs tables of :class:`SwapSystem`; leaves in ``allowed`` only the
+    group's missing symbols (a guided swap finds each of them in a free cell)."""
+    # uint16 rather than int32: the table is read at random, and half the size is faster
+    guide = np.zeros((len(fixed), _OPTIONS + size), dtype=np.uint16)
+    group_pairs = np.zeros((len(free), 2), dtype=np.uint32)
+    symbols = np.arange(1, size + 1, dtype=np.uint64)
+    first = 0
+    for g, cells in enumerate(free):
+        guide[groups[g], _GROUP] = g
+        guide[cells, _POSITION] = np.arange(len(cells))
+        present = fixed[groups[g]]
+        taken = np.bitwise_or.reduce(_ONE << present[present > 0].astype(np.uint64), initial=0)
+        allowed[cells] &= ~np.uint64(taken)
+        holds = ((allowed[cells, None] >> symbols) & _ONE) == 1  # (cells, N)
+        guide[cells, _COUNT] = holds.sum(axis=1)
+        # each row's allowed symbols first, rising (a stable sort keeps their order)
+        order = np.argsort(~holds, axis=1, kind="stable") + 1
+        guide[cells, _OPTIONS:] = np.where(np.sort(~holds, axis=1), 0, order)
+        group_pairs[g] = first, len(cells)
+        first += len(cells) * (len(cells) - 1) // 2
+    return guide, group_pairs
+
+
+def _mix(n_pairs: int, n_free: int, guided: bool) -> NDArray[np.int64]:
+    """The ``mix`` of :class:`SwapSystem`: uniform pairs only, or :data:`GUIDED_SHARE` of the
+    proposals guided (as near as whole slots per free cell allow) and the penalty."""
+    if not guided or n_free == 0:
+        return np.array([n_pairs, 0, 0], dtype=np.int64)
+    if GUIDED_SHARE >= 1:
+        return np.array([0, 1, PENALTY], dtype=np.int64)
+    per_cell = max(1, round(GUIDED_SHARE / (1 - GUIDED_SHARE) * n_pairs / n_free))
+    return np.array([n_pairs, per_cell, PENALTY], dtype=np.int64)
 
 
 def _pair_table(
@@ -473,7 +659,11 @@ def _ranks(lengths: IntArray) -> NDArray[np.intp]:
 
 
 def initial_state(system: SwapSystem, seed: int) -> IntArray:
-    """Givens kept; each group's free cells get its missing symbols in random order."""
+    """Givens kept; each group's free cells get its missing symbols in random order.
+
+    Pruned, the order is a random matching of the cells to the symbols that gives each cell
+    one of its candidates (where the matching leaves cells without, the rest at random).
+    """
     rng = np.random.default_rng(seed)
     values = system.givens.copy()
     groups = system.groups
@@ -481,8 +671,53 @@ def initial_state(system: SwapSystem, seed: int) -> IntArray:
         cells = groups[g]
         free = cells[values[cells] == 0]
         missing = np.setdiff1d(np.arange(1, system.size + 1), values[cells])
-        values[free] = rng.permutation(missing)
+        if system.pruned:
+            values[free] = _random_matching(free, missing, system.allowed, rng)
+        else:
+            values[free] = rng.permutation(missing)
     return values.astype(np.int32)
+
+
+def _random_matching(
+    cells: IntArray, missing: IntArray, allowed: NDArray[np.uint64], rng: np.random.Generator
+) -> IntArray:
+    """``missing`` spread over ``cells``, each to a cell allowing it as far as a maximum
+    matching manages (augmenting paths, cells and symbols tried in random order)."""
+    options = [
+        [s for s in rng.permutation(missing).tolist() if int(allowed[c]) >> s & 1] for c in cells
+    ]
+    holder: dict[int, int] = {}  # symbol → position in cells
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for s in options[i]:
+            if s not in seen:
+                seen.add(s)
+                if s not in holder or augment(holder[s], seen):
+                    holder[s] = i
+                    return True
+        return False
+
+    for i in rng.permutation(len(cells)).tolist():
+        augment(i, set())
+    filled = np.zeros(len(cells), dtype=np.int32)
+    filled[list(holder.values())] = list(holder)
+    left = [s for s in missing.tolist() if s not in holder]
+    filled[filled == 0] = rng.permutation(np.array(left, dtype=np.int32))
+    return filled
+
+
+def places(system: SwapSystem, values: IntArray) -> IntArray:
+    """``place[g, s]``: the free cell of group ``g`` that holds symbol ``s`` (−1: none).
+
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> system = box_swap_system(p)
+    >>> places(system, initial_state(system, 0))[0].tolist()  # the top-left box lacks 2, 3, 4
+    [-1, -1, 4, 5, 1]
+    """
+    place = np.full((len(system.groups), system.size + 1), -1, dtype=np.int32)
+    place[system.guide[system.free, _GROUP], values[system.free]] = system.free
+    return place
 
 
 def unit_counts(
@@ -510,7 +745,23 @@ def unit_counts(
     masks[:, REPEATED] = np.bitwise_or.reduce(np.where(counts >= 2, bits, np.uint64(0)), axis=1)
     lengths = np.diff(system.unit_ptr)
     energy = int((lengths - (counts[:n_units, 1:] > 0).sum(axis=1)).sum())
-    return counts, masks, energy
+    return counts, masks, energy + system.penalty * outside(system, values)
+
+
+def outside(system: SwapSystem, values: IntArray) -> int:
+    """Free cells whose symbol is not one of their candidates (0 unpruned).
+
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
+    >>> givens, candidates = pruned(p)
+    >>> system = box_swap_system(p, givens, candidates)
+    >>> values = initial_state(system, 0)
+    >>> outside(system, values), outside(system, values[::-1].copy())
+    (0, 4)
+    """
+    free = system.free
+    held = values[free].astype(np.uint64)
+    return int((((system.allowed[free] >> held) & _ONE) == 0).sum())
 
 
 @dataclass(frozen=True, eq=False)
@@ -607,45 +858,61 @@ class _Moves:
     kind: int
     values: IntArray
     energy: int
-    arrays: tuple[Any, ...]  # counts … cell_units, then conflicts … peers
+    arrays: tuple[Any, ...]  # place … mix, then conflicts … free_peers
     table: int  # entries of the acceptance table: the largest ΔE + 1
     sweep: int  # free cells
-    stuck: bool  # no move possible
+    stop: str | None  # why no proposal can be made: "stuck", "propagation"; None: none
+    forced: int  # cells pruning fixed
 
 
-def _prepare(puzzle: Puzzle, moves: str, givens: IntArray | None, seed: int) -> _Moves:
+def _prepare(
+    puzzle: Puzzle, moves: str, givens: IntArray | None, seed: int, prune_first: bool
+) -> _Moves:
+    fixed = puzzle.givens if givens is None else givens
+    candidates = None
+    forced = 0
+    if prune_first:
+        narrowed, candidates = pruned(puzzle, fixed)
+        if candidates is None:  # no solution: an unpruned start, and no proposal
+            made = _prepare(puzzle, moves, givens, seed, prune_first=False)
+            return dataclasses.replace(made, stop="propagation")
+        forced = int((narrowed > 0).sum() - (fixed > 0).sum())
+        fixed = narrowed
     # the other move set's arrays are empty stand-ins of the same types, so that one compiled
     # driver serves all move sets
-    no_swaps: tuple[NDArray[Any], ...] = (
-        np.zeros((1, 2), np.int32),
-        np.zeros((1, 2), np.uint64),
-        np.zeros((0, 5), np.uint32),
-        np.zeros(1, np.int32),
-        np.zeros(0, np.int32),
-    )
-    no_sites: tuple[NDArray[Any], ...] = (
-        np.zeros((1, 2), np.int32),
-        *(np.zeros(n, np.int32) for n in (0, 1, 0)),
-    )
     if moves == "single":
-        site = single_site_system(puzzle, givens)
+        site = single_site_system(puzzle, fixed)
         values = random_state(site, seed)
         conflicts, energy = site_conflicts(site, values)
-        site_arrays = (conflicts, site.free, site.free_peer_ptr, site.free_peers)
+        no_swaps: tuple[NDArray[Any], ...] = (
+            np.zeros((1, 2), np.int32),
+            np.zeros((1, 2), np.int32),
+            np.zeros((1, 2), np.uint64),
+            np.zeros((0, 5), np.uint32),
+            np.zeros(1, np.int32),
+            np.zeros(0, np.int32),
+            np.zeros(0, np.uint64),
+            site.free,
+            np.zeros((1, 4), np.uint16),
+            np.zeros((0, 2), np.uint32),
+            np.zeros(3, np.int64),
+        )
+        site_arrays = (conflicts, site.free_peer_ptr, site.free_peers)
         n_moves = len(site.free) * (site.size - 1)
         table = site.largest_change + 1
         return _Moves(
-            _SINGLE, values, energy, no_swaps + site_arrays, table, len(site.free), not n_moves
-        )
-    system = row_swap_system(puzzle, givens) if moves == "row" else box_swap_system(puzzle, givens)
+            _SINGLE, values, energy, no_swaps + site_arrays, table, len(site.free),
+            None if n_moves else "stuck", forced,
+        )  # fmt: skip
+    system = (row_swap_system if moves == "row" else box_swap_system)(puzzle, fixed, candidates)
     values = initial_state(system, seed)
     counts, masks, energy = unit_counts(system, values)
-    swap_arrays = (counts, masks, system.pairs, system.cell_unit_ptr, system.cell_units)
-    table = system.pairs.shape[1] - 3 + 1  # two sides of width changed units each
-    sweep = int((system.givens == 0).sum())
+    swap_arrays = (places(system, values), counts, masks, *system.kernel_arrays)
+    no_sites = (np.zeros((1, 2), np.int32), np.zeros(1, np.int32), np.zeros(0, np.int32))
     return _Moves(
-        _SWAP, values, energy, swap_arrays + no_sites, table, sweep, not len(system.pairs)
-    )
+        _SWAP, values, energy, swap_arrays + no_sites, system.largest_change + 1,
+        len(system.free), None if len(system.pairs) else "stuck", forced,
+    )  # fmt: skip
 
 
 def metropolis(
@@ -659,6 +926,7 @@ def metropolis(
     moves: str = "box",
     schedule: Schedule | None = None,
     trace_every: int = 0,
+    prune: bool = False,
 ) -> ChainResult:
     """Run a Metropolis chain until it solves the puzzle or a limit is reached.
 
@@ -685,6 +953,11 @@ def metropolis(
         0: no trace. k > 0: a row of :data:`TRACE_COLUMNS` at proposal 0 (acceptance NaN), at
         every multiple of k, and at the last proposal (acceptance over the rows in between).
         The array grows as needed (32 bytes a row): choose k for the run length.
+    prune : bool
+        First fix what propagation forces (:func:`pruned`); swap moves then keep to the
+        other cells' candidates through guided swaps and the penalty (see the glossary).
+        Single-site moves only gain the fixed cells. ``forced`` counts them; when pruning
+        finds no solution, the result's ``stop`` is ``propagation``.
 
     Raises
     ------
@@ -713,11 +986,11 @@ def metropolis(
         )
     t0 = schedule.t0 if schedule.t0 is not None else temperature
     if t0 is None:
-        t0 = puzzle_temperature(puzzle, moves)
+        t0 = puzzle_temperature(puzzle, moves, prune)
     _check_arguments(t0, seed, max_proposals, timeout, trace_every)
     if schedule.t0 is None:
         schedule = dataclasses.replace(schedule, t0=t0)  # validates the ramp's ends
-    prepared = _prepare(puzzle, moves, givens, seed)
+    prepared = _prepare(puzzle, moves, givens, seed, prune)
     values = prepared.values
     best_values = values.copy()
     thresholds = np.zeros(prepared.table, dtype=np.uint64)
@@ -743,8 +1016,8 @@ def metropolis(
         if stats[_ENERGY] == 0:
             stop = "solved"
             break
-        if prepared.stuck:
-            stop = "stuck"
+        if prepared.stop is not None:
+            stop = prepared.stop
             break
         budget = min(chunk, max_proposals - int(stats[_DONE]))
         if budget <= 0:
@@ -779,19 +1052,21 @@ def metropolis(
         moves=moves,
         schedule=schedule.kind,
         trace=rows.copy(),
+        forced=prepared.forced,
     )
 
 
-def acceptance_thresholds(temperature: float, width: int) -> NDArray[np.uint64]:
-    """``t[d] = ⌊2**32 · exp(-d / T)⌋``, for d up to 2 · ``width`` (the largest ΔE of a swap).
+def acceptance_thresholds(temperature: float, largest: int) -> NDArray[np.uint64]:
+    """``t[d] = ⌊2**32 · exp(-d / T)⌋``, for d up to ``largest`` (e.g. a system's
+    ``largest_change``).
 
     A move raising the energy by d is taken when 32 random bits fall below ``t[d]``, that is
     with probability exp(-d / T) to within 2**-32.
 
-    >>> acceptance_thresholds(0.25, 1).tolist()  # exp(-4) · 2**32, exp(-8) · 2**32
+    >>> acceptance_thresholds(0.25, 2).tolist()  # exp(-4) · 2**32, exp(-8) · 2**32
     [4294967296, 78665070, 1440801]
     """
-    thresholds = np.zeros(2 * width + 1, dtype=np.uint64)
+    thresholds = np.zeros(largest + 1, dtype=np.uint64)
     _fill_thresholds(thresholds, temperature)
     return thresholds
 
@@ -867,13 +1142,18 @@ def _chain(
     kind: int,
     values: IntArray,
     best_values: IntArray,
+    place: IntArray,
     counts: NDArray[np.int32],
     masks: NDArray[np.uint64],
     pairs: PairArray,
     cell_unit_ptr: IntArray,
     cell_units: IntArray,
-    conflicts: NDArray[np.int32],
+    allowed: NDArray[np.uint64],
     free: IntArray,
+    guide: GuideArray,
+    group_pairs: PairArray,
+    mix: NDArray[np.int64],
+    conflicts: NDArray[np.int32],
     free_peer_ptr: IntArray,
     free_peers: IntArray,
     thresholds: NDArray[np.uint64],
@@ -911,8 +1191,8 @@ def _chain(
                 stop = due
         if kind == _SWAP:
             _box_swap_chain(
-                values, best_values, counts, masks, pairs, cell_unit_ptr, cell_units,
-                thresholds, state, stats, stop - done,
+                values, best_values, place, counts, masks, pairs, cell_unit_ptr, cell_units,
+                allowed, free, guide, group_pairs, mix, thresholds, state, stats, stop - done,
             )  # fmt: skip
         else:
             _single_site_chain(
@@ -960,27 +1240,46 @@ def _shift(counts: NDArray[np.int32], masks: NDArray[np.uint64], u: int, x: int,
         masks[u, REPEATED] |= by
 
 
+@njit(cache=True, inline="always")
+def _outside(allowed: NDArray[np.uint64], c: int, s: np.uint64) -> np.int64:
+    """1 when symbol ``s`` is not a candidate of cell ``c``, else 0."""
+    return np.int64(((allowed[c] >> s) & _ONE) ^ _ONE)
+
+
 @njit(cache=True)
 def _box_swap_chain(
     values: IntArray,
     best_values: IntArray,
+    place: IntArray,
     counts: NDArray[np.int32],
     masks: NDArray[np.uint64],
     pairs: PairArray,
     cell_unit_ptr: IntArray,
     cell_units: IntArray,
+    allowed: NDArray[np.uint64],
+    free: IntArray,
+    guide: GuideArray,
+    group_pairs: PairArray,
+    mix: NDArray[np.int64],
     thresholds: NDArray[np.uint64],
     state: NDArray[np.uint64],
     stats: NDArray[np.int64],
     budget: int,
 ) -> None:
-    """Run up to ``budget`` proposals; ``stats`` = energy, best, best_at, proposals, accepted."""
+    """Run up to ``budget`` proposals; ``stats`` = energy, best, best_at, proposals, accepted.
+
+    A draw below the uniform pair slots picks that pair; above, it picks a free cell c for a
+    guided swap (see :class:`SwapSystem` and the glossary).
+    """
     energy = stats[0]
     best = stats[1]
     best_at = stats[2]
     done = stats[3]
     taken = stats[4]
-    n_pairs = pairs.shape[0]
+    n_pairs = np.uint64(mix[_PAIR_SLOTS])
+    penalty = mix[_PENALTY]
+    n_free = free.shape[0]
+    n_moves = mix[_PAIR_SLOTS] + mix[_GUIDED_SLOTS] * n_free
     width = np.uint64((pairs.shape[1] - 3) // 2)
     s = state[0]
     for _ in range(budget):
@@ -988,7 +1287,30 @@ def _box_swap_chain(
             break
         done += 1
         s, bits = _next(s)
-        i = _below(bits, n_pairs)
+        i = _below(bits, n_moves)
+        if i >= n_pairs:
+            # guided: c trades its symbol x, a candidate, for another candidate y, which the
+            # cell d of its group holds; a c holding no candidate proposes nothing. Two more
+            # draws pick c and y (a division of i would cost more).
+            s, more = _next(s)
+            c = free[_below(more, n_free)]
+            x = np.uint64(values[c])
+            options = guide[c, _COUNT]
+            if _outside(allowed, c, x) or options < 2:
+                continue
+            s, more = _next(s)
+            y = np.uint64(guide[c, _OPTIONS + np.int64(_below(more, options - 1))])
+            last = np.uint64(guide[c, _OPTIONS + options - 1])
+            y = last if y == x else y  # the draw was among k − 1: the last stands in for x
+            g = guide[c, _GROUP]
+            d = place[g, y]
+            # the pair (c, d) in the table: group g's pairs in order of positions lo < hi
+            at_c = np.uint64(guide[c, _POSITION])
+            at_d = np.uint64(guide[d, _POSITION])
+            lo = min(at_c, at_d)
+            hi = max(at_c, at_d)
+            m = np.uint64(group_pairs[g, 1])
+            i = np.uint64(group_pairs[g, 0]) + lo * m - lo * (lo + _ONE) // _TWO + hi - lo - _ONE
         a = pairs[i, 0]
         b = pairs[i, 1]
         x = np.uint64(values[a])
@@ -1001,6 +1323,9 @@ def _box_swap_chain(
         delta += _change(masks, pairs[i, j], x, y) + _change(masks, pairs[i, j + width], y, x)
         for k in range(_A + _TWO, _A + pairs[i, 2]):
             delta += _change(masks, pairs[i, k], x, y) + _change(masks, pairs[i, k + width], y, x)
+        if penalty:
+            gained = _outside(allowed, a, y) + _outside(allowed, b, x)
+            delta += penalty * (gained - _outside(allowed, a, x) - _outside(allowed, b, y))
         if delta > 0 and (bits & _LOW32) >= thresholds[delta]:
             continue
         taken += 1
@@ -1009,6 +1334,9 @@ def _box_swap_chain(
         for q in range(cell_unit_ptr[b], cell_unit_ptr[b + 1]):
             _shift(counts, masks, cell_units[q], values[b], values[a])
         values[a], values[b] = values[b], values[a]
+        g = guide[a, _GROUP]
+        place[g, y] = a
+        place[g, x] = b
         energy += delta
         if energy < best:
             best = energy

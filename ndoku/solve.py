@@ -5,9 +5,13 @@ Glossary
 method
     How a puzzle is solved: ``auto`` (propagation, then exact search: the default),
     ``exact`` (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by
-    default), ``hybrid`` (propagation fixes every forced cell, then the chain fills the
-    rest) or ``tempering`` (replicas of the box-swap chain on a temperature ladder, which
-    exchange states; for large puzzles).
+    default), ``hybrid`` (pruning fixes every forced cell, then the chain fills the rest
+    within the candidates) or ``tempering`` (replicas of the box-swap chain on a temperature
+    ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to).
+pruning
+    Propagation and all-different matching (:func:`ndoku.metropolis.pruned`): forced cells
+    become givens, and swap chains keep the other cells to their candidates (the ``forced``
+    figure counts the cells fixed). A contradiction found there proves there is no solution.
 status
     ``solved`` (a verified solution; unique when the search proved it), ``multiple`` (a
     verified solution, and proof of at least one more), ``none`` (proved: no solution),
@@ -27,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.exact import DEFAULT_LIMIT, DEFAULT_MAX_NODES, ExactResult, propagate, solve_batch
+from ndoku.exact import DEFAULT_LIMIT, DEFAULT_MAX_NODES, ExactResult, solve_batch
 from ndoku.metropolis import (
     DEFAULT_MAX_PROPOSALS,
     DEFAULT_TIMEOUT,
@@ -95,6 +99,7 @@ class Options:
     ladder: tuple[float, ...] | None = None
     replicas: int | None = None
     trace_every: int = 0
+    prune: bool = True  # tempering only: metropolis never prunes, hybrid always does
 
 
 def solve(puzzle: Puzzle, method: str = "auto", options: Options | None = None) -> Outcome:
@@ -170,14 +175,11 @@ def _exact_outcome(puzzle: Puzzle, method: str, result: ExactResult) -> Outcome:
 
 
 def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
-    givens = puzzle.givens
-    stats: dict[str, Stat] = {}
-    if method == "hybrid":
-        givens, ok = propagate(puzzle)
-        stats["forced"] = int((givens > 0).sum() - (puzzle.givens > 0).sum())
-        if not ok:
-            return Outcome(puzzle, method, "none", None, 0.0, {**stats, "stop": "propagation"})
-    chain = _run_chain(puzzle, method, options, givens)
+    prune = method == "hybrid" or (method == "tempering" and options.prune)
+    chain = _run_chain(puzzle, method, options, prune)
+    stats: dict[str, Stat] = {"forced": chain.forced} if prune else {}
+    if chain.stop == "propagation":  # pruning proved that there is no solution
+        return Outcome(puzzle, method, "none", None, 0.0, {**stats, "stop": chain.stop})
     if chain.solved:
         verify(puzzle, chain.values)
     stats |= {
@@ -208,7 +210,11 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
     )
 
 
-def _run_chain(puzzle: Puzzle, method: str, options: Options, givens: IntArray) -> ChainResult:
+def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> ChainResult:
+    if not options.prune and method != "tempering":
+        raise NdokuError(
+            "only tempering can leave pruning out: metropolis never prunes, hybrid always does"
+        )
     if method == "tempering":
         if options.moves != "box" or options.schedule is not None:
             raise NdokuError("tempering runs box swaps on a ladder: it takes no moves or schedule")
@@ -221,8 +227,8 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, givens: IntArray) 
             seed=options.seed,
             max_proposals=options.max_proposals,
             timeout=options.timeout,
-            givens=givens,
             trace_every=options.trace_every,
+            prune=prune,
         )
     if options.ladder is not None or options.replicas is not None:
         raise NdokuError("a ladder or a number of replicas needs the tempering method")
@@ -232,8 +238,8 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, givens: IntArray) 
         seed=options.seed,
         max_proposals=options.max_proposals,
         timeout=options.timeout,
-        givens=givens,
         moves=options.moves,
         schedule=options.schedule,
         trace_every=options.trace_every,
+        prune=prune,
     )

@@ -38,6 +38,7 @@ change any draw: the same seed gives the same result on any number of cores.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import time
@@ -60,6 +61,8 @@ from ndoku.metropolis import (
     acceptance_thresholds,
     box_swap_system,
     initial_state,
+    places,
+    pruned,
     puzzle_temperature,
     unit_counts,
 )
@@ -108,21 +111,22 @@ class TemperingResult(ChainResult):
     exchange_rates: tuple[float, ...] = ()
 
 
-def default_ladder(puzzle: Puzzle) -> tuple[float, ...]:
+def default_ladder(puzzle: Puzzle, pruned: bool = True) -> tuple[float, ...]:
     """The default rungs, coldest first: geometric around the puzzle's default temperature.
 
     :data:`LADDER_RUNGS` rungs spanning :data:`LADDER_SPANS` of the puzzle's size times
-    :func:`~ndoku.metropolis.default_temperature` of its size and units per cell.
+    :func:`~ndoku.metropolis.puzzle_temperature` of the puzzle (of a pruned chain when
+    ``pruned``).
 
     Examples
     --------
     >>> from ndoku.generate import layout_puzzle
-    >>> default_ladder(layout_puzzle("25x25"))
-    (0.23, 0.2396, 0.2496, 0.26)
+    >>> default_ladder(layout_puzzle("25x25")), default_ladder(layout_puzzle("25x25"), False)
+    ((0.276, 0.2875, 0.2995, 0.312), (0.23, 0.2396, 0.2496, 0.26))
     >>> default_ladder(layout_puzzle("9x9")), default_ladder(layout_puzzle("samurai"))
     ((0.27, 0.2972, 0.3271, 0.36), (0.27, 0.2972, 0.3271, 0.36))
     """
-    middle = puzzle_temperature(puzzle)
+    middle = puzzle_temperature(puzzle, pruned=pruned)
     cold, hot = LADDER_SPANS[max((n for n in LADDER_SPANS if n <= puzzle.size), default=4)]
     return geometric_ladder(cold * middle, hot * middle, LADDER_RUNGS)
 
@@ -150,6 +154,7 @@ def tempering(
     givens: IntArray | None = None,
     trace_every: int = 0,
     threads: int | None = None,
+    prune: bool = True,
 ) -> TemperingResult:
     """Run box-swap replicas on a temperature ladder until one solves the puzzle or a limit hits.
 
@@ -181,6 +186,11 @@ def tempering(
     threads : int, optional
         Threads for the replicas (default: numba's, all cores); the result does not depend
         on it.
+    prune : bool
+        Start from pruned candidates (:func:`~ndoku.metropolis.pruned`): forced cells fixed,
+        guided swaps and the penalty keep the others to their candidates. ``forced`` counts
+        the fixed cells; when pruning finds no solution, ``stop`` is ``propagation`` (no
+        proposal made, the replicas unpruned starts).
 
     Returns
     -------
@@ -204,30 +214,44 @@ def tempering(
     >>> r.solved, r.energy, r.stop, r.schedule, len(r.ladder)
     (True, 0, 'solved', 'tempering', 4)
     """
-    ladder = _ladder(puzzle, temperatures, replicas)
+    ladder = _ladder(puzzle, temperatures, replicas, prune)
     if exchange_every < 1:
         raise NdokuError(f"exchange interval must be 1 or more proposals, got {exchange_every}")
     _check_arguments(ladder[0], seed, max_proposals, timeout, trace_every)
     most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if threads is not None and not 1 <= threads <= most:
         raise NdokuError(f"threads must be between 1 and {most}, got {threads}")
-    replicas_ = Replicas.start(box_swap_system(puzzle, givens), ladder, seed)
+    fixed = puzzle.givens if givens is None else givens
+    narrowed, candidates = pruned(puzzle, fixed) if prune else (fixed, None)
+    forced = int((narrowed > 0).sum() - (fixed > 0).sum())
+    replicas_ = Replicas.start(box_swap_system(puzzle, narrowed, candidates), ladder, seed)
     compile_notice(_sweeps)
     replicas_.run(0, 0, 0)  # compile or load: untimed
     previous_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
+    impossible = prune and candidates is None
     try:
-        return _drive(replicas_, exchange_every, max_proposals, timeout, trace_every, seed)
+        found = _drive(
+            replicas_,
+            exchange_every,
+            0 if impossible else max_proposals,
+            timeout,
+            trace_every,
+            seed,
+        )
     finally:
         numba.set_num_threads(previous_threads)
+    return dataclasses.replace(
+        found, stop="propagation" if impossible else found.stop, forced=forced
+    )
 
 
 def _ladder(
-    puzzle: Puzzle, temperatures: Sequence[float] | None, replicas: int | None
+    puzzle: Puzzle, temperatures: Sequence[float] | None, replicas: int | None, prune: bool
 ) -> tuple[float, ...]:
     if temperatures is None:
-        ladder = default_ladder(puzzle)
+        ladder = default_ladder(puzzle, prune)
         if replicas is not None:
             ladder = geometric_ladder(ladder[0], ladder[-1], replicas)
         return ladder
@@ -252,6 +276,8 @@ class Replicas:
     Attributes
     ----------
     values, best_values : ndarray of int32, shape (R, cells)
+    place : ndarray of int32, shape (R, groups, N + 1)
+        :func:`~ndoku.metropolis.places` of each replica's values.
     counts : ndarray of int32, shape (R, units + 1, N + 1)
     masks : ndarray of uint64, shape (R, units + 1, 2)
     stats : ndarray of int64, shape (R, 5)
@@ -266,10 +292,11 @@ class Replicas:
 
     system: SwapSystem
     ladder: tuple[float, ...]
-    thresholds: NDArray[np.uint64]  # (R, 2 · width + 1): acceptance_thresholds of each rung
+    thresholds: NDArray[np.uint64]  # (R, largest ΔE + 1): acceptance_thresholds of each rung
     betas: NDArray[np.float64]
     values: IntArray
     best_values: IntArray
+    place: IntArray
     counts: NDArray[np.int32]
     masks: NDArray[np.uint64]
     stats: NDArray[np.int64]
@@ -284,16 +311,16 @@ class Replicas:
         values = np.stack([initial_state(system, seed * n + r) for r in range(n)])
         tallies = [unit_counts(system, v) for v in values]
         energies = [e for _, _, e in tallies]
-        width = (system.pairs.shape[1] - 3) // 2
         # SeedSequence mixes (seed, R) into independent, non-zero 64-bit stream states
         states = np.random.SeedSequence([seed, n]).generate_state(n + 1, np.uint64)
         return cls(
             system=system,
             ladder=ladder,
-            thresholds=np.stack([acceptance_thresholds(t, width) for t in ladder]),
+            thresholds=np.stack([acceptance_thresholds(t, system.largest_change) for t in ladder]),
             betas=1.0 / np.array(ladder),
             values=values,
             best_values=values.copy(),
+            place=np.stack([places(system, v) for v in values]),
             counts=np.stack([c for c, _, _ in tallies]),
             masks=np.stack([m for _, m, _ in tallies]),
             stats=np.array([[e, e, 0, 0, 0] for e in energies], dtype=np.int64),
@@ -310,11 +337,10 @@ class Replicas:
             _sweeps(
                 self.values,
                 self.best_values,
+                self.place,
                 self.counts,
                 self.masks,
-                system.pairs,
-                system.cell_unit_ptr,
-                system.cell_units,
+                *system.kernel_arrays,
                 self.thresholds,
                 self.betas,
                 self.rung_of,
@@ -470,11 +496,17 @@ def _exchange(
 def _sweeps(
     values: IntArray,
     best_values: IntArray,
+    place: IntArray,
     counts: NDArray[np.int32],
     masks: NDArray[np.uint64],
     pairs: NDArray[np.uint32],
     cell_unit_ptr: IntArray,
     cell_units: IntArray,
+    allowed: NDArray[np.uint64],
+    free: IntArray,
+    guide: NDArray[np.uint16],
+    group_pairs: NDArray[np.uint32],
+    mix: NDArray[np.int64],
     thresholds: NDArray[np.uint64],
     betas: NDArray[np.float64],
     rung_of: NDArray[np.int64],
@@ -492,11 +524,17 @@ def _sweeps(
             _box_swap_chain(
                 values[r],
                 best_values[r],
+                place[r],
                 counts[r],
                 masks[r],
                 pairs,
                 cell_unit_ptr,
                 cell_units,
+                allowed,
+                free,
+                guide,
+                group_pairs,
+                mix,
                 thresholds[rung_of[r]],
                 states[r : r + 1],
                 stats[r],

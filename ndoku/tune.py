@@ -202,7 +202,7 @@ def sweep(
             for r in range(runs):
                 seed = base.seed + r
                 outcome = solve(puzzle, method, setting.options(base, seed))
-                # hybrid propagation can end a run before the chain starts: no proposals
+                # hybrid pruning can end a run before the chain starts: no proposals
                 proposals = int(outcome.stats.get("proposals") or 0)
                 done.append(
                     Run(setting, number, seed, outcome.answered, outcome.seconds, proposals)

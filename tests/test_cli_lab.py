@@ -46,6 +46,7 @@ def assert_solves(text: str, out: str) -> None:
         ["--method", "tempering"],
         ["--method", "tempering", "--ladder", "0.2,0.3,0.4"],
         ["--method", "tempering", "--replicas", "3"],
+        ["--method", "tempering", "--no-prune"],
     ],
 )
 def test_every_chain_option_solves(run: CliRun, args: list[str]) -> None:
@@ -67,6 +68,22 @@ def test_json_reports_the_chain(run: CliRun, easy9: Path) -> None:
     assert record["schedule"] == "tempering" and len(record["ladder"].split(",")) >= 2
     rungs = len(record["ladder"].split(","))
     assert len(record["exchange_rates"].split(",")) == rungs - 1
+
+
+def test_json_tells_how_many_cells_pruning_fixed(run: CliRun, data: Path) -> None:
+    # a hard 9×9: pruning fixes some cells, the chain the rest
+    text = (data / "sudoku9" / "forum_hardest_1106_first40.txt").read_text().split()[0] + "\n"
+    empty = text.count("0")
+    for method in ("hybrid", "tempering"):
+        code, out, _ = run("solve", "-", "--method", method, "--format", "json", input=text)
+        record = json.loads(out)
+        assert code == 0 and record["status"] == "solved"
+        assert 0 < record["forced"] < empty and record["proposals"] > 0
+    code, out, _ = run("solve", "-", "--method", "tempering", "--no-prune", "--format", "json",
+                       input=text)  # fmt: skip
+    assert code == 0 and "forced" not in json.loads(out)
+    code, out, _ = run("solve", "-", "--method", "metropolis", "--format", "json", input=text)
+    assert code == 0 and "forced" not in json.loads(out)
 
 
 def test_runs_print_one_solution_and_one_json_line_per_run(run: CliRun, easy9: Path) -> None:
@@ -139,6 +156,9 @@ def test_a_missing_matplotlib_is_a_clear_error(
         (["--method", "tempering", "--ladder", "0.2:0.1:0.05"], "stops before it starts"),
         (["--method", "tempering", "--moves", "single"], "tempering"),
         (["--method", "metropolis", "--runs", "0"], "0"),
+        (["--no-prune"], "--method metropolis"),
+        (["--method", "metropolis", "--no-prune"], "only tempering can leave pruning out"),
+        (["--method", "hybrid", "--no-prune"], "hybrid always does"),
     ],
 )
 def test_bad_chain_options(run: CliRun, args: list[str], message: str) -> None:

@@ -16,6 +16,7 @@ from ndoku.metropolis import (
     box_swap_system,
     initial_state,
     metropolis,
+    places,
     unit_counts,
     units_per_cell,
 )
@@ -65,8 +66,8 @@ def test_energy_steps_equal_the_naive_energy_change(path: Path | None, temperatu
     values = initial_state(system, seed=5)
     counts, masks, energy = unit_counts(system, values)
     assert energy == naive_energy(puzzle, values) > 0
-    width = (system.pairs.shape[1] - 3) // 2
-    thresholds = acceptance_thresholds(temperature, width)
+    thresholds = acceptance_thresholds(temperature, system.largest_change)
+    place = places(system, values)
     state = np.array([12345], dtype=np.uint64)
     stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
     seen_deltas = set()
@@ -77,11 +78,10 @@ def test_energy_steps_equal_the_naive_energy_change(path: Path | None, temperatu
         _box_swap_chain(
             values,
             values.copy(),
+            place,
             counts,
             masks,
-            system.pairs,
-            system.cell_unit_ptr,
-            system.cell_units,
+            *system.kernel_arrays,
             thresholds,
             state,
             stats,

@@ -1,24 +1,31 @@
-"""Row and single-site moves: ΔE against a naive energy, Boltzmann frequencies, solving."""
+"""Row, single-site and pruned moves: ΔE against a naive energy, Boltzmann frequencies, solving."""
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+import ndoku.metropolis as metropolis_module
 from ndoku.errors import NdokuError
 from ndoku.metropolis import (
     GIVEN_PENALTY,
+    PENALTY,
+    SwapSystem,
     _box_swap_chain,
     _fill_thresholds,
     _single_site_chain,
     box_swap_system,
     initial_state,
     metropolis,
+    outside,
+    places,
+    pruned,
     random_state,
     row_swap_system,
     single_site_system,
@@ -84,29 +91,37 @@ def thresholds_for(temperature: float, size: int) -> np.ndarray:
     return table
 
 
-def swap_step(
-    system: Any,
-    values: Any,
-    counts: Any,
-    masks: Any,
-    thresholds: Any,
-    state: Any,
-    stats: Any,
-    budget: int = 1,
-) -> None:
-    _box_swap_chain(
-        values,
-        values.copy(),
-        counts,
-        masks,
-        system.pairs,
-        system.cell_unit_ptr,
-        system.cell_units,
-        thresholds,
-        state,
-        stats,
-        budget,
-    )
+class SwapWalk:
+    """A swap chain driven step by step through the kernel, from ``initial_state(seed)``."""
+
+    def __init__(self, system: SwapSystem, temperature: float, seed: int) -> None:
+        self.system = system
+        self.values = initial_state(system, seed=seed)
+        self.place = places(system, self.values)
+        self.counts, self.masks, energy = unit_counts(system, self.values)
+        self.thresholds = thresholds_for(temperature, system.largest_change + 1)
+        self.state = np.array([seed * 7919 + 1], dtype=np.uint64)
+        self.stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
+
+    def step(self, budget: int = 1) -> None:
+        _box_swap_chain(
+            self.values,
+            self.values.copy(),
+            self.place,
+            self.counts,
+            self.masks,
+            *self.system.kernel_arrays,
+            self.thresholds,
+            self.state,
+            self.stats,
+            budget,
+        )
+
+    def assert_tallies_are_fresh(self) -> None:
+        """The counts, masks and places kept along the way equal fresh ones."""
+        counts, masks, _ = unit_counts(self.system, self.values)
+        assert np.array_equal(self.counts, counts) and np.array_equal(self.masks, masks)
+        assert np.array_equal(self.place, places(self.system, self.values))
 
 
 def site_step(
@@ -135,21 +150,17 @@ def site_step(
 @pytest.mark.parametrize("temperature", [1e9, 0.3], ids=["hot", "cold"])
 def test_row_swap_energy_steps_equal_the_naive_energy_change(temperature: float) -> None:
     puzzle = kaggle(0)[0]
-    system = row_swap_system(puzzle, thinned(puzzle))
-    values = initial_state(system, seed=5)
-    counts, masks, energy = unit_counts(system, values)
-    assert energy == swap_energy(puzzle, values, "row") > 0
-    for g in range(len(system.groups)):  # every row a permutation
-        assert sorted(values[system.groups[g]].tolist()) == list(range(1, 10))
-    thresholds = thresholds_for(temperature, system.pairs.shape[1] - 2)
-    state = np.array([777], dtype=np.uint64)
-    stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
+    walk = SwapWalk(row_swap_system(puzzle, thinned(puzzle)), temperature, seed=5)
+    values, stats = walk.values, walk.stats
+    assert stats[0] == swap_energy(puzzle, values, "row") > 0
+    for g in range(len(walk.system.groups)):  # every row a permutation
+        assert sorted(values[walk.system.groups[g]].tolist()) == list(range(1, 10))
     deltas = set()
     for _ in range(2000):
         before = values.copy()
         if stats[0] == 0:
             break
-        swap_step(system, values, counts, masks, thresholds, state, stats)
+        walk.step()
         changed = np.flatnonzero(values != before)
         assert len(changed) in (0, 2)
         if len(changed):
@@ -157,8 +168,7 @@ def test_row_swap_energy_steps_equal_the_naive_energy_change(temperature: float)
             deltas.add(int(stats[0]) - swap_energy(puzzle, before, "row"))
         assert stats[0] == swap_energy(puzzle, values, "row")
     assert len(deltas) >= 3
-    fresh_counts, fresh_masks, _ = unit_counts(system, values)
-    assert np.array_equal(counts, fresh_counts) and np.array_equal(masks, fresh_masks)
+    walk.assert_tallies_are_fresh()
 
 
 @pytest.mark.parametrize("temperature", [1e9, 0.5], ids=["hot", "cold"])
@@ -203,35 +213,50 @@ def boltzmann_gap(
     )
 
 
-@pytest.mark.parametrize("groups", ["box", "row"])
-def test_swap_chain_visits_states_with_boltzmann_frequencies(groups: str) -> None:
-    puzzle = one(BOX_36 if groups == "box" else ROW_36)
-    system = row_swap_system(puzzle) if groups == "row" else box_swap_system(puzzle)
-    free = [system.groups[g][puzzle.givens[system.groups[g]] == 0] for g in range(2)]
-    assert [len(f) for f in free] == [3, 3]
-    # every state: each group's free cells hold its missing symbols in some order
-    missing = [sorted({1, 2, 3, 4} - set(puzzle.givens[system.groups[g]].tolist())) for g in (0, 1)]
-    energies = {}
-    for orders in itertools.product(*(itertools.permutations(m) for m in missing)):
-        values = puzzle.givens.copy()
-        for cells, order in zip(free, orders, strict=True):
-            values[cells] = order
-        energies[tuple(values.tolist())] = swap_energy(puzzle, values, groups)
-    assert len(energies) == 36 and min(energies.values()) > 0
-    temperature = 1.0
-    values = initial_state(system, seed=1)
-    counts, masks, energy = unit_counts(system, values)
-    thresholds = thresholds_for(temperature, system.pairs.shape[1] - 2)
-    state = np.array([99], dtype=np.uint64)
-    stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
+def assert_visits_follow_boltzmann(
+    step: Callable[[], None],
+    values: np.ndarray,
+    energies: dict[tuple[int, ...], int],
+    temperature: float,
+    steps: int,
+) -> None:
+    """``steps`` calls of ``step``, each followed by a visit to ``values`` (changed in place),
+    visit the states with Boltzmann frequencies, and not with a 30% hotter chain's."""
     visits: Counter[tuple[int, ...]] = Counter()
-    for _ in range(60_000):
-        swap_step(system, values, counts, masks, thresholds, state, stats, budget=3)
+    for _ in range(steps):
+        step()
         visits[tuple(values.tolist())] += 1
     distance, worst = boltzmann_gap(visits, energies, temperature)
     assert distance < 0.02 and worst < 0.1
     # the check has power: the same visits are far from the law of a 30% hotter chain
     assert boltzmann_gap(visits, energies, 1.3 * temperature)[0] > 0.04
+
+
+def swap_states(puzzle: Puzzle, system: SwapSystem) -> list[np.ndarray]:
+    """Every state of a two-group swap system: each group's free cells hold its missing
+    symbols in some order."""
+    free = [system.groups[g][puzzle.givens[system.groups[g]] == 0] for g in range(2)]
+    assert [len(f) for f in free] == [3, 3]
+    missing = [sorted({1, 2, 3, 4} - set(puzzle.givens[system.groups[g]].tolist())) for g in (0, 1)]
+    states = []
+    for orders in itertools.product(*(itertools.permutations(m) for m in missing)):
+        values = puzzle.givens.copy()
+        for cells, order in zip(free, orders, strict=True):
+            values[cells] = order
+        states.append(values)
+    return states
+
+
+@pytest.mark.parametrize("groups", ["box", "row"])
+def test_swap_chain_visits_states_with_boltzmann_frequencies(groups: str) -> None:
+    puzzle = one(BOX_36 if groups == "box" else ROW_36)
+    system = row_swap_system(puzzle) if groups == "row" else box_swap_system(puzzle)
+    energies = {
+        tuple(v.tolist()): swap_energy(puzzle, v, groups) for v in swap_states(puzzle, system)
+    }
+    assert len(energies) == 36 and min(energies.values()) > 0
+    walk = SwapWalk(system, 1.0, seed=1)
+    assert_visits_follow_boltzmann(lambda: walk.step(budget=3), walk.values, energies, 1.0, 60_000)
 
 
 def test_single_site_chain_visits_states_with_boltzmann_frequencies() -> None:
@@ -250,13 +275,11 @@ def test_single_site_chain_visits_states_with_boltzmann_frequencies() -> None:
     thresholds = thresholds_for(temperature, system.largest_change + 1)
     state = np.array([31337], dtype=np.uint64)
     stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
-    visits: Counter[tuple[int, ...]] = Counter()
-    for _ in range(80_000):
+
+    def step() -> None:
         site_step(system, values, conflicts, thresholds, state, stats, budget=3)
-        visits[tuple(values.tolist())] += 1
-    distance, worst = boltzmann_gap(visits, energies, temperature)
-    assert distance < 0.02 and worst < 0.1
-    assert boltzmann_gap(visits, energies, 1.3 * temperature)[0] > 0.04
+
+    assert_visits_follow_boltzmann(step, values, energies, temperature, 80_000)
 
 
 @pytest.mark.parametrize("moves", ["row", "single"])
@@ -318,3 +341,163 @@ def test_nothing_to_move_is_stuck_or_solved() -> None:
     for moves in ("row", "single"):
         result = metropolis(one(solution), moves=moves)
         assert (result.stop, result.proposals, result.energy) == ("solved", 0, 0)
+
+
+# --- pruned swaps: guided moves and the penalty --------------------------------------------
+
+# BOX_36 with made-up candidates: the top-left box's free cells 1, 4, 5 allow {1, 2}, {2, 4},
+# {1, 4} (a 3-cycle: no swap of two cells keeps both to their candidates), the top-right's
+# cells 2, 3, 7 allow {2, 3, 4}, {3, 4}, {2, 4}; given cells their own symbol.
+BOX_36_ALLOWED = {1: (1, 2), 4: (2, 4), 5: (1, 4), 2: (2, 3, 4), 3: (3, 4), 7: (2, 4)}
+
+
+def masks_of(puzzle: Puzzle, allowed: dict[int, tuple[int, ...]]) -> np.ndarray:
+    """Candidate masks as ``ndoku.exact.candidates`` writes them (bit v − 1 for value v)."""
+    masks = np.zeros(puzzle.n_cells, dtype=np.uint64)
+    for c in range(puzzle.n_cells):
+        symbols = allowed.get(c, (int(puzzle.givens[c]),))
+        masks[c] = sum(1 << (v - 1) for v in symbols)
+    return masks
+
+
+def holds_candidate(masks: np.ndarray, values: np.ndarray, c: int) -> bool:
+    return bool(int(masks[c]) >> (int(values[c]) - 1) & 1)
+
+
+def pruned_energy(
+    puzzle: Puzzle, masks: np.ndarray, givens: np.ndarray, values: np.ndarray, groups: str
+) -> int:
+    """The swap energy, plus PENALTY per free cell holding a symbol outside its candidates."""
+    outside = sum(not holds_candidate(masks, values, c) for c in np.flatnonzero(givens == 0))
+    return swap_energy(puzzle, values, groups) + PENALTY * outside
+
+
+def guided_system(
+    monkeypatch: pytest.MonkeyPatch, build: Any, share: float, *args: Any
+) -> SwapSystem:
+    monkeypatch.setattr(metropolis_module, "GUIDED_SHARE", share)
+    system: SwapSystem = build(*args)
+    return system
+
+
+@pytest.mark.parametrize("share", [1.0, 0.5], ids=["guided", "mixed"])
+@pytest.mark.parametrize("groups", ["box", "row"])
+def test_pruned_swap_energy_steps_equal_the_naive_energy_change(
+    monkeypatch: pytest.MonkeyPatch, groups: str, share: float
+) -> None:
+    puzzle = kaggle(2)[0]
+    givens, masks = pruned(puzzle, thinned(puzzle))
+    assert masks is not None and (givens == 0).sum() > 30
+    build = row_swap_system if groups == "row" else box_swap_system
+    system = guided_system(monkeypatch, build, share, puzzle, givens, masks)
+    assert system.pruned and system.penalty == PENALTY
+    assert (system.mix[0] == 0) == (share == 1.0)
+    walk = SwapWalk(system, 1.5, seed=3)  # warm: swaps that leave the candidates are taken
+    values, stats = walk.values, walk.stats
+    free = np.flatnonzero(givens == 0)
+    assert all(holds_candidate(masks, values, c) for c in free)  # a matching per group
+    assert stats[0] == pruned_energy(puzzle, masks, givens, values, groups)
+    deltas, outside_changes = set(), set()
+    for _ in range(3000):
+        before = values.copy()
+        walk.step()
+        changed = np.flatnonzero(values != before)
+        assert len(changed) in (0, 2)
+        if len(changed):
+            deltas.add(int(stats[0]) - pruned_energy(puzzle, masks, givens, before, groups))
+            outside_changes.add(
+                sum(not holds_candidate(masks, v, c) for v in (values, before) for c in changed)
+            )
+            if (
+                share == 1.0
+            ):  # the cell that starts a guided swap holds a candidate before and after
+                assert any(
+                    holds_candidate(masks, before, c) and holds_candidate(masks, values, c)
+                    for c in changed
+                )
+        assert stats[0] == pruned_energy(puzzle, masks, givens, values, groups)
+    assert stats[3] == 3000 and len(deltas) >= 5
+    assert max(outside_changes) >= (3 if share < 1 else 2)  # the penalty was exercised
+    walk.assert_tallies_are_fresh()
+
+
+def guided_component(
+    start: np.ndarray, masks: np.ndarray, system: SwapSystem
+) -> set[tuple[int, ...]]:
+    """The states guided swaps reach from ``start``, found by walking every guided move."""
+    seen = {tuple(start.tolist())}
+    todo = [start]
+    while todo:
+        values = todo.pop()
+        for c in system.free:
+            if not holds_candidate(masks, values, c):
+                continue
+            group = system.groups[int(system.guide[c, 0])]
+            for y in range(1, 5):
+                d = group[values[group] == y]
+                if y == values[c] or not int(masks[c]) >> (y - 1) & 1 or not len(d):
+                    continue
+                after = values.copy()
+                after[c], after[d[0]] = y, values[c]
+                if tuple(after.tolist()) not in seen:
+                    seen.add(tuple(after.tolist()))
+                    todo.append(after)
+    return seen
+
+
+@pytest.mark.parametrize("share", [1.0, 0.5], ids=["guided", "mixed"])
+def test_pruned_swap_chain_visits_states_with_boltzmann_frequencies(
+    monkeypatch: pytest.MonkeyPatch, share: float
+) -> None:
+    puzzle = one(BOX_36)
+    masks = masks_of(puzzle, BOX_36_ALLOWED)
+    system = guided_system(monkeypatch, box_swap_system, share, puzzle, puzzle.givens, masks)
+    energies = {
+        tuple(v.tolist()): pruned_energy(puzzle, masks, puzzle.givens, v, "box")
+        for v in swap_states(puzzle, system)
+    }
+    temperature = 1.0
+    walk = SwapWalk(system, temperature, seed=4)
+    within = [s for s in energies if pruned_energy(puzzle, masks, puzzle.givens, np.array(s), "box")
+              == swap_energy(puzzle, np.array(s), "box")]  # fmt: skip
+    assert len(within) == 2 * 3  # two matchings of the 3-cycle box, three of the other
+    assert tuple(walk.values.tolist()) in within
+    if share == 1.0:
+        # guided swaps alone reach every state within the candidates (through states with one
+        # cell outside), but not all 36: a box whose every cell is outside has no guided move
+        reach = guided_component(walk.values, masks, system)
+        assert set(within) < reach < set(energies)
+        energies = {s: e for s, e in energies.items() if s in reach}
+    assert_visits_follow_boltzmann(
+        lambda: walk.step(budget=3), walk.values, energies, temperature, 60_000
+    )
+
+
+def test_pruned_initial_state_keeps_to_candidates_where_a_matching_exists() -> None:
+    puzzle = one(BOX_36)
+    masks = masks_of(puzzle, BOX_36_ALLOWED)
+    system = box_swap_system(puzzle, puzzle.givens, masks)
+    starts = {tuple(initial_state(system, seed).tolist()) for seed in range(40)}
+    assert all(outside(system, np.array(s)) == 0 for s in starts) and len(starts) == 6
+    # no matching: the top-left box's cells all allow only 1; one keeps it, two fall outside
+    system = box_swap_system(
+        puzzle, puzzle.givens, masks_of(puzzle, BOX_36_ALLOWED | {1: (1,), 4: (1,), 5: (1,)})
+    )
+    assert outside(system, initial_state(system, 0)) == 2
+
+
+def test_pruning_fixes_forced_cells_and_finds_contradictions() -> None:
+    puzzle, solution = kaggle(4)
+    answer = np.array([int(c) for c in solution], dtype=np.int32)
+    givens, masks = pruned(puzzle)
+    assert masks is not None and (givens > 0).sum() > (puzzle.givens > 0).sum()
+    assert np.array_equal(givens[givens > 0], answer[givens > 0])
+    result = metropolis(puzzle, seed=1, prune=True, timeout=20)
+    assert result.solved and np.array_equal(result.values, answer)
+    assert result.forced == (givens > 0).sum() - (puzzle.givens > 0).sum()
+    # the top-left cell sees 1 in its row and 2, 3, 4 in its column: no proposal is made
+    dead = one("0 1 0 0\n2 0 0 0\n3 0 0 0\n4 0 0 0\n")
+    assert pruned(dead)[1] is None
+    for moves in ("box", "single"):
+        result = metropolis(dead, moves=moves, prune=True)
+        assert (result.stop, result.proposals, result.solved) == ("propagation", 0, False)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ndoku.errors import NdokuError
-from ndoku.metropolis import box_swap_system, unit_counts
+from ndoku.metropolis import PENALTY, SwapSystem, box_swap_system, places, pruned, unit_counts
 from ndoku.peers import BOX
 from ndoku.puzzle import Puzzle, read_puzzles
 from ndoku.tempering import (
@@ -29,6 +29,12 @@ SAMURAI = DATA / "samurai" / "jss_ezSamurai.txt"
 KYLE = DATA / "samurai" / "kyle_samurai.txt"
 NINE = DATA / "sudoku9" / "kaggle_bryanpark_first69.txt"
 SIXTEEN = DATA / "sudoku16" / "goomii_16x16_first40.txt"
+# Puzzles that pruning does not solve on its own (the Kaggle, Goomii and Samurai ones it does).
+HARDEST = DATA / "sudoku9" / "forum_hardest_1106_first40.txt"
+WILD16 = DATA / "sudoku16" / "wild_16x16.txt"
+# Minimal 25×25 puzzles (``id puzzle,solution``): pruning leaves most cells free, and short
+# pruned runs do not solve them.
+GECODE25 = DATA / "sudoku25" / "gecode_25x25_shared6.txt"
 FOUR = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
 
 
@@ -38,17 +44,32 @@ def load(path: Path) -> Puzzle:
 
 
 def line_puzzle(path: Path, line: int) -> Puzzle:
-    [puzzle] = read_puzzles(text=path.read_text().splitlines()[line].split(",")[0])
+    """A one-line puzzle: ``puzzle[,solution]`` or ``id puzzle,solution status``."""
+    text = path.read_text().splitlines()[line]
+    field = text.split()[1] if " " in text.strip() else text
+    [puzzle] = read_puzzles(text=field.split(",")[0])
     return puzzle
 
 
-def naive_energy(puzzle: Puzzle, values: np.ndarray) -> int:
+def gecode25(line: int = 0) -> Puzzle:
+    return line_puzzle(GECODE25, line)
+
+
+def naive_energy(puzzle: Puzzle, values: np.ndarray, system: SwapSystem | None = None) -> int:
+    """Rows and columns, N − distinct symbols each; with a pruned ``system``, plus the
+    penalty of every free cell outside its candidates."""
     units = puzzle.units
-    return sum(
+    energy = sum(
         puzzle.size - len(set(values[units[u]].tolist()))
         for u in range(len(units))
         if units.kind[u] != BOX
     )
+    if system is None or not system.pruned:
+        return energy
+    givens, masks = pruned(puzzle)
+    assert masks is not None and np.array_equal(givens, system.givens)
+    free = np.flatnonzero(givens == 0)
+    return energy + PENALTY * sum(not int(masks[c]) >> (int(values[c]) - 1) & 1 for c in free)
 
 
 def same(a: TemperingResult, b: TemperingResult) -> bool:
@@ -93,11 +114,13 @@ def test_exchanges_are_taken_at_the_rule_s_rate() -> None:
     assert exchanges[0, 0] == 20_000
 
 
-def test_every_replica_s_energy_counts_and_masks_stay_consistent() -> None:
+@pytest.mark.parametrize("prune", [False, True], ids=["unpruned", "pruned"])
+def test_every_replica_s_energy_counts_and_masks_stay_consistent(prune: bool) -> None:
     # A ladder of near-identical, warm rungs: many exchanges, many accepted moves.
-    puzzle = load(KYLE)
+    puzzle = gecode25() if prune else load(KYLE)
     ladder = (0.5, 0.51, 0.52, 0.53, 0.54)
-    replicas = Replicas.start(box_swap_system(puzzle), ladder, seed=3)
+    system = box_swap_system(puzzle, *pruned(puzzle)) if prune else box_swap_system(puzzle)
+    replicas = Replicas.start(system, ladder, seed=3)
     done = 0
     for _ in range(6):
         done += replicas.run(done, 3, 2_000)
@@ -107,29 +130,30 @@ def test_every_replica_s_energy_counts_and_masks_stay_consistent() -> None:
     assert (replicas.rung_of != np.arange(5)).any()
     for r in range(5):
         values = replicas.values[r]
-        assert replicas.stats[r, 0] == naive_energy(puzzle, values)
-        assert replicas.stats[r, 1] == naive_energy(puzzle, replicas.best_values[r])
-        counts, masks, _ = unit_counts(replicas.system, values)
+        assert replicas.stats[r, 0] == naive_energy(puzzle, values, system)
+        assert replicas.stats[r, 1] == naive_energy(puzzle, replicas.best_values[r], system)
+        counts, masks, _ = unit_counts(system, values)
         assert np.array_equal(replicas.counts[r], counts)
         assert np.array_equal(replicas.masks[r], masks)
-        free = puzzle.givens == 0
-        assert np.array_equal(values[~free], puzzle.givens[~free])
+        assert np.array_equal(replicas.place[r], places(system, values))
+        fixed = system.givens > 0
+        assert np.array_equal(values[fixed], system.givens[fixed])
 
 
 def test_same_seed_same_result_other_seed_other_result() -> None:
-    puzzle = load(KYLE)
+    puzzle = gecode25()
     first, again, other = (
         tempering(puzzle, seed=s, max_proposals=2_000_000, exchange_every=5_000, trace_every=10**5)
         for s in (4, 4, 5)
     )
     assert same(first, again) and np.array_equal(first.trace[:, :2], again.trace[:, :2])
     assert not first.solved and first.proposals == 2_000_000
-    assert len(first.trace) == 20
+    assert len(first.trace) == 20 and first.forced == again.forced > 0
     assert not np.array_equal(first.values, other.values)
 
 
 def test_thread_count_and_batching_do_not_change_the_result() -> None:
-    puzzle = load(KYLE)
+    puzzle = gecode25(1)
     threads_before = numba.get_num_threads()
     one, two = (
         tempering(puzzle, seed=2, max_proposals=3_000_000, threads=min(k, threads_before))
@@ -143,31 +167,36 @@ def test_thread_count_and_batching_do_not_change_the_result() -> None:
         assert same(one, traced)
 
 
-def test_sweeps_run_one_by_one_equal_sweeps_run_in_one_call() -> None:
-    puzzle = load(KYLE)
-    system = box_swap_system(puzzle)
+@pytest.mark.parametrize("prune", [False, True], ids=["unpruned", "pruned"])
+def test_sweeps_run_one_by_one_equal_sweeps_run_in_one_call(prune: bool) -> None:
+    puzzle = gecode25(2) if prune else load(KYLE)
+    system = box_swap_system(puzzle, *pruned(puzzle)) if prune else box_swap_system(puzzle)
     ladder = (0.3, 0.35, 0.4)
     apart = Replicas.start(system, ladder, seed=9)
     together = Replicas.start(system, ladder, seed=9)
     for t in range(7):
         apart.run(t, 1, 3_000)
     together.run(0, 7, 3_000)
-    for name in ("values", "best_values", "counts", "stats", "rung_of", "states", "exchanges"):
+    names = ("values", "best_values", "place", "counts", "stats", "rung_of", "states", "exchanges")
+    for name in names:
         assert np.array_equal(getattr(apart, name), getattr(together, name)), name
 
 
 @pytest.mark.parametrize(
-    ("puzzle", "seed"),
+    ("puzzle", "seed", "prune"),
     [
-        (line_puzzle(NINE, 0), 0),
-        (line_puzzle(SIXTEEN, 0), 1),
-        (load(SAMURAI), 2),
+        (line_puzzle(NINE, 0), 0, False),
+        (line_puzzle(HARDEST, 0), 0, True),
+        (line_puzzle(SIXTEEN, 0), 1, False),
+        (line_puzzle(WILD16, 1), 1, True),
+        (load(SAMURAI), 2, False),
     ],
-    ids=["9x9", "16x16", "samurai"],
+    ids=["9x9", "hard-9x9-pruned", "16x16", "16x16-pruned", "samurai"],
 )
-def test_solves_and_every_solution_checks(puzzle: Puzzle, seed: int) -> None:
-    result = tempering(puzzle, seed=seed, trace_every=50_000)
+def test_solves_and_every_solution_checks(puzzle: Puzzle, seed: int, prune: bool) -> None:
+    result = tempering(puzzle, seed=seed, trace_every=50_000, prune=prune)
     assert result.solved and result.stop == "solved"
+    assert (result.forced > 0) == prune
     assert result.energy == result.best_energy == 0
     assert problems(puzzle, result.values) == []
     assert np.array_equal(result.values, result.best_values)
@@ -183,7 +212,7 @@ def test_solves_and_every_solution_checks(puzzle: Puzzle, seed: int) -> None:
 
 
 def test_limits_stop_the_run() -> None:
-    puzzle = load(KYLE)
+    puzzle = gecode25()
     for limit in (0, 3, 4, 10_001, 1_000_003):
         result = tempering(puzzle, seed=1, max_proposals=limit)
         assert result.stop == "max-proposals" and not result.solved
@@ -240,8 +269,16 @@ def test_more_than_63_symbols_is_refused() -> None:
 def test_no_possible_move_is_stuck_and_a_complete_grid_is_solved_at_once() -> None:
     # Conflict-free givens, one free cell per box: no pair to swap (as in test_metropolis).
     [dead_end] = read_puzzles(text="0 1 4 2\n2 3 1 0\n1 2 3 4\n3 4 2 1\n")
-    result = tempering(dead_end, seed=0)
+    result = tempering(dead_end, seed=0, prune=False)
     assert (result.stop, result.solved, result.proposals, result.energy) == ("stuck", False, 0, 2)
+    # pruning sees that the givens leave no solution: no proposal either
+    result = tempering(dead_end, seed=0)
+    assert (result.stop, result.solved, result.proposals, result.forced) == (
+        "propagation",
+        False,
+        0,
+        0,
+    )
     [full] = read_puzzles(text="1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n")
     result = tempering(full, seed=0, trace_every=10)
     assert (result.stop, result.solved, result.proposals, len(result.trace)) == (
