@@ -112,9 +112,11 @@ BASE_TEMPERATURES = {4: 0.3, 9: 0.3, 16: 0.3, 25: 0.25, 36: 0.25, 49: 0.25}
 #: hard puzzles want a colder chain, hence 0.33.
 ROW_TEMPERATURES = {9: 0.4}
 SINGLE_TEMPERATURES = {9: 0.33}
-#: Pruned swap chains by N (box and row moves; single-site moves keep theirs): measured in
-#: benchmarks/bench_metropolis.py.
-PRUNED_TEMPERATURES = {4: 0.3, 9: 0.3, 16: 0.3, 25: 0.3}
+#: Pruned swap chains by N (box and row moves; single-site moves keep theirs), measured with
+#: box moves on the puzzles pruning does not solve (benchmarks/bench_metropolis.py): hard 9×9
+#: are fastest at 0.4-0.5, 16×16 at 0.25-0.35 (0.4 loses), 25×25 at 0.3 (0.25 and 0.4 fail).
+#: Other N take the entry of the nearest N below (4×4 the 9×9 one).
+PRUNED_TEMPERATURES = {9: 0.45, 16: 0.3, 25: 0.3}
 #: Interlocked grids whose cells lie in more units want a hotter chain (a swap there changes
 #: more units): above OVERLAP_START energy units per cell, T grows by OVERLAP_SLOPE of itself
 #: per unit per cell. A line through the measured best of Samurai (2.2 → 0.3) and butterfly
@@ -126,10 +128,11 @@ OVERLAP_SLOPE = 0.625
 #: clash with a given is surely wrong, as in the textbook chain this move set follows.
 GIVEN_PENALTY = 5
 #: Pruned swap chains: the energy of a free cell that holds a symbol outside its candidates,
-#: and the share of proposals that are guided swaps (the rest uniform pairs). Measured in
-#: benchmarks/bench_tempering.py.
+#: and the share of proposals that are guided swaps (the rest uniform pairs, so that every
+#: state can be reached). On 25×25 a penalty of 2 needs 1.5-2 times the proposals of 1, and
+#: shares of 0.75, 0.9 and 1 do not differ beyond the noise (benchmarks/bench_tempering.py).
 PENALTY = 1
-GUIDED_SHARE = 1.0
+GUIDED_SHARE = 0.9
 DEFAULT_MAX_PROPOSALS = 10_000_000_000
 DEFAULT_TIMEOUT = 60.0
 #: Columns of ``ChainResult.trace``.
@@ -290,6 +293,8 @@ def default_temperature(
     (0.25, 0.25)
     >>> default_temperature(9, moves="row"), default_temperature(9, moves="single")
     (0.4, 0.33)
+    >>> default_temperature(9, pruned=True), default_temperature(25, pruned=True)
+    (0.45, 0.3)
     """
     _check_moves(moves)
     table = {"box": BASE_TEMPERATURES, "row": ROW_TEMPERATURES, "single": SINGLE_TEMPERATURES}

@@ -74,11 +74,17 @@ IntArray = NDArray[np.int32]
 #: without solving more often (benchmarks/bench_tempering.py).
 LADDER_RUNGS = 4
 #: The default ladder's coldest and hottest rung by N, as multiples of the puzzle's
-#: :func:`~ndoku.metropolis.default_temperature` (which already warms interlocked grids);
-#: other sizes take the entry of the nearest N below. Energy gaps between rungs grow with the
-#: puzzle, so a ladder wide enough for 9×9 hardly exchanges on 25×25 (about 2% of tries
-#: between 0.3 and 0.35): the span narrows with N. Measured in benchmarks/bench_tempering.py.
-LADDER_SPANS = {4: (0.9, 1.2), 9: (0.9, 1.2), 16: (0.9, 1.1), 25: (0.92, 1.04)}
+#: :func:`~ndoku.metropolis.puzzle_temperature` for a pruned chain (which already warms
+#: interlocked grids); other sizes take the entry of the nearest N below. Pruned chains
+#: exchange far more often than plain ones (40-60% of tries between neighbours on 25×25),
+#: which allows a wider ladder; on 25×25, 0.28-0.37 solves both the random and the wild
+#: puzzles, where 0.3-0.4 loses wild ones and 0.255-0.345 random ones.
+#: Measured in benchmarks/bench_tempering.py.
+LADDER_SPANS = {4: (0.8, 1.1), 9: (0.8, 1.1), 16: (0.9, 1.2), 25: (0.93, 1.23)}
+#: The same for plain (unpruned) chains, around their own default temperature. Energy gaps
+#: between rungs grow with the puzzle, so a ladder wide enough for 9×9 hardly exchanges on
+#: 25×25 (about 2% of tries between 0.3 and 0.35): the span narrows with N.
+PLAIN_LADDER_SPANS = {4: (0.9, 1.2), 9: (0.9, 1.2), 16: (0.9, 1.1), 25: (0.92, 1.04)}
 #: Proposals per replica between exchanges: 1 000, 10 000 and 100 000 solve 25×25 equally
 #: often; below 10 000 the parallel sweeps lose throughput to starting and joining threads.
 DEFAULT_EXCHANGE_EVERY = 10_000
@@ -114,20 +120,21 @@ class TemperingResult(ChainResult):
 def default_ladder(puzzle: Puzzle, pruned: bool = True) -> tuple[float, ...]:
     """The default rungs, coldest first: geometric around the puzzle's default temperature.
 
-    :data:`LADDER_RUNGS` rungs spanning :data:`LADDER_SPANS` of the puzzle's size times
-    :func:`~ndoku.metropolis.puzzle_temperature` of the puzzle (of a pruned chain when
-    ``pruned``).
+    :data:`LADDER_RUNGS` rungs spanning :data:`LADDER_SPANS` (:data:`PLAIN_LADDER_SPANS`
+    unless ``pruned``) of the puzzle's size times its
+    :func:`~ndoku.metropolis.puzzle_temperature`, for a pruned chain when ``pruned``.
 
     Examples
     --------
     >>> from ndoku.generate import layout_puzzle
     >>> default_ladder(layout_puzzle("25x25")), default_ladder(layout_puzzle("25x25"), False)
-    ((0.276, 0.2875, 0.2995, 0.312), (0.23, 0.2396, 0.2496, 0.26))
-    >>> default_ladder(layout_puzzle("9x9")), default_ladder(layout_puzzle("samurai"))
-    ((0.27, 0.2972, 0.3271, 0.36), (0.27, 0.2972, 0.3271, 0.36))
+    ((0.279, 0.3063, 0.3362, 0.369), (0.23, 0.2396, 0.2496, 0.26))
+    >>> default_ladder(layout_puzzle("9x9")), default_ladder(layout_puzzle("9x9"), False)
+    ((0.36, 0.4003, 0.4451, 0.495), (0.27, 0.2972, 0.3271, 0.36))
     """
     middle = puzzle_temperature(puzzle, pruned=pruned)
-    cold, hot = LADDER_SPANS[max((n for n in LADDER_SPANS if n <= puzzle.size), default=4)]
+    spans = LADDER_SPANS if pruned else PLAIN_LADDER_SPANS
+    cold, hot = spans[max((n for n in spans if n <= puzzle.size), default=4)]
     return geometric_ladder(cold * middle, hot * middle, LADDER_RUNGS)
 
 

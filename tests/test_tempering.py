@@ -203,7 +203,7 @@ def test_solves_and_every_solution_checks(puzzle: Puzzle, seed: int, prune: bool
     assert (result.moves, result.schedule, result.ladder) == (
         "box",
         "tempering",
-        default_ladder(puzzle),
+        default_ladder(puzzle, pruned=prune),
     )
     assert result.temperature == result.ladder[0]
     assert 0 < result.best_at <= result.proposals
