@@ -7,7 +7,8 @@ What is measured
   (time-stamp counter: no Python overhead); the detail also gives the whole call divided by
   the number of puzzles (Python included).
 - Multi-grids and 25×25: one :func:`~ndoku.exact.solve_exact` call per puzzle, wall time of
-  the whole call (Python included); the best of a few runs for the fast multi-grids.
+  the whole call (Python included); the best of a few runs (the search is deterministic:
+  the runs differ only by what else the machine was doing).
 
 Every solution is checked with :func:`ndoku.verify.problems`; the last goal counts the
 puzzles that were not all solved, checked and proved unique.
@@ -28,6 +29,7 @@ from ndoku.verify import problems
 
 TIMEOUT_25 = 20.0  # per 25×25 puzzle: far above the goal, so a miss shows by how much
 RUNS = 5  # best of, per multi-grid puzzle
+RUNS_25 = 3  # best of, per 25×25 puzzle
 JANKO = ("samurai", "butterfly", "gattai8", "shogun", "sohei", "sumo", "windmill", "16x16")
 
 
@@ -95,13 +97,16 @@ def goal_25(tally: Tally) -> Goal:
     proved = 0
     for name, text, *_ in entries:
         [puzzle] = read_puzzles(text=text)
-        result = solve_exact(puzzle, timeout=TIMEOUT_25)
+        runs = [solve_exact(puzzle, timeout=TIMEOUT_25) for _ in range(RUNS_25)]
+        result = runs[0]
+        seconds = min(r.seconds for r in runs)
         proved += tally.add(puzzle, result)
-        worst = max(worst, result.seconds)
-        times.append(
-            f"{name} {result.seconds:.2f} s {result.nodes} nodes {result.status}/{result.stop}"
-        )
-    detail = f"unique {proved}/{len(entries)}, timeout {TIMEOUT_25:g} s: " + "; ".join(times)
+        worst = max(worst, seconds)
+        times.append(f"{name} {seconds:.2f} s {result.nodes} nodes {result.status}/{result.stop}")
+    detail = (
+        f"unique {proved}/{len(entries)}, best of {RUNS_25}, timeout {TIMEOUT_25:g} s: "
+        + "; ".join(times)
+    )
     return Goal("25×25 gecode_25x25_shared6: slowest puzzle", worst, 1.0, "s", detail=detail)
 
 
