@@ -808,8 +808,9 @@ def _probe(
 
     Returns the free cells left (0 solved, -1 stuck) and the (cell, value bit) of the best
     choice, cell -1 when there is none. A side already implied by a probe of this pass
-    holds (propagation only adds to what it implied), so it is not probed again; its choice
-    is then not scored.
+    holds (propagation only adds to what it implied), so it is not probed again and its
+    choice is not scored; the other side still is probed, for it may fail (on 25×25 that
+    cut the nodes by a tenth, the worst puzzle's by a quarter).
     """
     cand = stack[t]
     counts = tallies[t]
@@ -837,6 +838,9 @@ def _probe(
             c = c1 if side == 0 else c2
             bit = a if side == 0 else b
             if implied[c] & bit:
+                if side == 0:
+                    left_a = -1
+                    continue
                 break
             _copy(cand, probed)
             _copy(counts, tallies[t + 1])
@@ -854,7 +858,7 @@ def _probe(
                 implied[x] |= probed[x]
             if side == 0:
                 left_a = left
-            else:
+            elif left_a >= 0:
                 score = (1 + free - left_a) * (1 + free - left)
                 if score > best_score:
                     best_score = score
