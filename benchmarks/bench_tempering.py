@@ -1,31 +1,125 @@
 """Parallel tempering goals: 25×25 puzzles solved within 2·10⁸ proposals, median ≤ 5 s.
 
-``python -m benchmarks tempering`` measures the goals with the default ladder and exchange
-interval, and fixed-T Metropolis on the same runs for comparison;
-``python -m benchmarks.bench_tempering sweep [SET ...] [--ladders ...] [--every ...]`` runs
-the sweep that chose the defaults (sets: those of ``bench_metropolis`` plus ``25x25-shared``
-and ``25x25-random``).
+``python -m benchmarks tempering`` measures the goals with the default (pruned) ladder and
+exchange interval, and on the same runs, for comparison, unpruned tempering (the default
+before pruning), one pruned chain (as ``hybrid`` runs it) and one unpruned chain, each at its
+default; ``python -m benchmarks.bench_tempering sweep [SET ...] [--ladders ...] [--every ...]
+[--no-prune]`` runs the sweep that chose the defaults (sets: those of ``bench_metropolis``
+plus ``25x25-shared``, ``25x25-wild`` and ``25x25-random``).
 
 The 25×25 sets: ``25x25-shared`` is every puzzle of the shared ``sudoku25`` folder (6 Gecode
-minimal puzzles, 20 collected from the wild); ``25x25-random`` blanks 55% of the cells of a
-solved 25×25 grid that ndoku's own generator makes (``random_solution``, seeds 1..20).
+minimal puzzles, 20 collected from the wild); ``25x25-random`` is 20 puzzles with 55% of the
+cells blanked from solved 25×25 grids that ndoku's own generator made (``make_random25``,
+seeds 1..20), kept in ``random55_25x25.txt``: the generator takes the exact solver's first
+solution, so the grids changed with the solver's search order. Figures before the goal run of
+2026-11-23 below (the unpruned goal run and sweep) were on an earlier set of grids (set A);
+the pruned sweeps partly on another (set B, the pruned sweep 1), and from the pruned sweep 3
+on the set in the file (set C).
 Every solution is checked by :func:`ndoku.verify.problems`. Proposal counts are exact for a
 seed and do not depend on the thread count; times depend on the machine and its load.
 Proposals are always counted over all replicas together.
 
-Goal run (``python -m benchmarks tempering``, default ladder and interval, both cores, seeds
-1-3, load average 0.4 before and 1.2 after; 2026-11-23)
------------------------------------------------------------------------------------------
-25×25 shared: 66.7% solved within 2·10⁸ (goal 95%: missed), median 0.065 s and 9.8 M
-proposals (goal 5 s: met). Unsolved: all 18 runs of the six Gecode minimal puzzles, and some
-runs of wild 2 (jarnet, 372 empty cells), 8 and 13. One chain at T = 0.25 on the same runs:
-65%, median 0.28 s, 29 M proposals.
+Goal run (``python -m benchmarks tempering``: pruned, default ladder 0.279-0.369 and
+interval, both cores, seeds 1-3, load average 1.75 before and 2.23 after; 2026-11-23)
+-------------------------------------------------------------------------------------------
+25×25 shared: 76.9% solved within 2·10⁸ (goal 95%: missed by 18 points), median 2.29 s and
+16.6 M proposals (goal 5 s: met). Unsolved: all 18 runs of the six Gecode minimal puzzles;
+every run of the 20 wild puzzles solved (wild 2, 8 and 13 failed some runs unpruned). Without
+the Gecode puzzles the set cannot pass 76.9%, so the goal needs them solved.
 
-25×25 random 55%: 68.3% solved within 2·10⁸ (missed), median 0.52 s and 103 M proposals
-(met). One chain: 85%, median 0.55 s, 60 M proposals.
+25×25 random 55% (set C): 100% solved (goal met), median 0.65 s and 16.4 M proposals (met).
 
-Sweep (one thread, so that other work on the machine changes no figure below)
-------------------------------------------------------------------------------
+The same runs, for comparison (solved, median time, median proposals):
+
+| method                            | shared             | random 55%          |
+|-----------------------------------|--------------------|---------------------|
+| *pruned tempering (the default)*  | 77%, 2.29 s, 16.6 M | 100%, 0.65 s, 16.4 M |
+| unpruned tempering (``--no-prune``) | 67%, 0.07 s, 9.8 M | 70%, 0.82 s, 120 M  |
+| one pruned chain (hybrid, T = 0.3) | 72%, 1.40 s, 42.4 M | 98%, 0.48 s, 15.1 M |
+| one unpruned chain (T = 0.25)     | 65%, 0.23 s, 29.1 M | 67%, 0.89 s, 106 M  |
+
+(a pruned run's time includes pruning, about 0.03 s, and its proposals are 3-4 times slower
+than plain ones: see ``bench_metropolis``.)
+
+Why the Gecode puzzles stay out of reach: pruning leaves 322-340 free cells with 5.3-5.6
+candidates each (of 25). Trying every candidate of every cell with propagation (singleton
+consistency, outside ndoku) removes almost nothing more (gecode19: 5.36 → 5.27 candidates per
+cell). Pruned ladders between 0.26 and 0.44 (4 to 8 rungs) bring each of the six to energy
+2-4 within 2·10⁸ proposals and never to 0; colder (0.15-0.18) or hotter (0.4-0.5) ones stop
+higher (6-14). 2·10⁹ proposals do not solve gecode19, 20 or 24 either (0.28-0.38 in 6 rungs,
+0.12-0.4 in 10). The energy-2 states found lie 146-173 cells away from the solution
+(gecode19 and 20, seeds 1-2): these puzzles have many near-solutions far apart, and the
+chains do not cross between them. The exact solver solves each in about a second.
+
+Goal run before pruning (unpruned default ladder 0.23-0.26, seeds 1-3, load average 0.4
+before and 1.2 after, set A): shared 66.7%, median 0.065 s and 9.8 M proposals (unsolved:
+the 18 Gecode runs and some runs of wild 2, 8 and 13); random 55% 68.3%, median 0.52 s and
+103 M; one chain at T = 0.25: 65% and 85%.
+
+Pruned chains (the default since 2026-11-23; one thread)
+--------------------------------------------------------
+Sweep 1, penalty and share of guided swaps (``ndoku.metropolis.PENALTY``, ``GUIDED_SHARE``):
+25x25-random (set A for the first four rows, B after) and wild 3, 8, 9 and 13, seeds 1-3,
+cap 2·10⁸; runs solved of 72 and the 50th/75th/90th/95th percentiles of proposals (M):
+
+| penalty, share | =0.28/0.31/0.34/0.37 | =0.3/0.33/0.36/0.4   | =0.32/0.35/0.38/0.42 |
+|----------------|----------------------|----------------------|----------------------|
+| 1, 1           | 72, 15/27/41/67      | 71, 18/39/65/99      | 72, 23/37/82/110     |
+| 1, 0.9         | 72, 19/30/46/60      | 72, 14/25/64/76      | 71, 23/52/80/94      |
+| 1, 0.75        | 72, 16/27/43/66      | 72, 15/43/61/71      | 71, 24/43/72/111     |
+| 2, 1           | 69, 29/47/77/150     | 71, 24/45/71/86      | 72, 27/49/98/118     |
+| 2, 0.9         | 71, 33/50/79/90      | 70, 28/52/78/112     | 70, 25/48/89/143     |
+
+Again on set C with the default ladder (0.279-0.369), same puzzles and seeds: *penalty 1,
+share 0.9*: 72, 16/38/54/94; penalty 2, share 0.9: 72, 36/57/93/144; penalty 1, share 1:
+72, 21/41/62/86. A penalty of 2 doubles the proposals; the share makes no difference beyond
+the noise, and 0.9 keeps every state reachable (``ndoku.metropolis`` glossary).
+
+Unpruned at the same ladders the random set fails (0.3-0.4: 0/20 runs, 0.26-0.42 in 6 rungs:
+3/20, seed 1): pruning, not the warmer ladder, makes the difference. The pruned ladder wants
+to be warmer than the plain one (the default 0.23-0.26 solved 14 of 20, 0.3-0.4 19 of 19, a
+first look on set A, seed 1, 19 of the puzzles).
+
+Sweep 3, ladders (``a:b:R``: R rungs from a to b times the pruned default T, 0.3 on 25×25),
+set C, seeds 1-3, cap 2·10⁸ (10⁸ for 9×9 and 16×16, seeds 1-5): the worst puzzle's median
+and the geometric mean of the puzzles' medians (M), runs solved (of 60, 50 or 95), and for
+25×25 the 50th/75th/90th/95th percentiles (M):
+
+| set (× 3 seeds) | 0.85:1.15:4 | *0.93:1.23:4* | 1.0:1.33:4 | 0.9:1.4:5 |
+|---|---|---|---|---|
+| 25x25-random | 72 (25), 60 | 52 (17.5), 60 | 94 (19.7), 60 | 125 (24.8), 60 |
+|  | 25/45/72/82 | 16/36/51/59 | 20/37/68/82 | 23/49/72/92 |
+| 25x25-wild | 27 (0.08), 59 | 124 (0.24), 60 | inf, 39 | 43 (0.14), 60 |
+|  | 1.8/4.3/8.0/24 | 9.1/21/41/55 | 89/inf/inf/inf | 4.7/8.5/22/40 |
+
+| set (× 5 seeds) | 0.7:1.1:4 | *0.8:1.1:4* | 0.9:1.2:4 | 0.9:1.3:4 |
+|---|---|---|---|---|
+| 9x9-hardest | 6.4 (2.6), 50 | 4.4 (1.7), 50 | 8.4 (2.4), 50 | 4.1 (1.3), 50 |
+| 9x9-hard | 2.8 (0), 50 | 4.4 (0), 50 | 15 (0), 50 | 5.6 (0), 50 |
+| 16x16-wild | 1.6 (0.02), 95 | 0.8 (0.02), 95 | *0.7 (0.02), 95* | 0.4 (0.02), 95 |
+
+Hence ``LADDER_SPANS``: 0.8-1.1 of the pruned default T (0.45) up to 9×9, 0.9-1.2 (of 0.3)
+for 16×16, 0.93-1.23 (of 0.3) from 25×25; 4 rungs. The wild 25×25 puzzles (some nearly
+empty, with many solutions) want a colder ladder than the random ones: 0.3-0.4 loses a third
+of their runs, 0.255-0.345 is slower on the random ones. Exchange rates on 25×25 are 40-60%
+per pair of neighbours. Not measured pruned: multigrids that pruning leaves work on (none in
+the benchmark sets), whose ladder takes the 9×9 spans around the overlap-warmed T.
+
+The ``bench_metropolis`` sets with the default ladder, seeds 1-3, cap 10⁸ (``sweep samurai
+16x16 9x9-hard 9x9-easy 9x9-hardest 16x16-wild``; solved, p50/p75/p90/p95 of proposals, M),
+against unpruned tempering (the table below, and ``--no-prune`` runs):
+
+| set               | pruned                  | unpruned                                |
+|-------------------|-------------------------|-----------------------------------------|
+| samurai (8)       | 24/24, 0 (pruning alone) | 24/24, median 0.8, p75 2.8             |
+| 16x16 (13)        | 39/39, 0 (pruning alone) | 38/39, median 5.2, p75 14.8            |
+| 9x9-hard (10)     | 30/30, 0.1/2.0/4.4/7.3  | 29/30, median 24.9, p75 35              |
+| 9x9-easy (10)     | 30/30, 0.0/0.0/0.0/0.1  | 30/30, median 0.1, p75 0.2              |
+| 9x9-hardest (10)  | 30/30, 2.0/3.0/3.8/4.3  | 30/30, 6.0/10.9/19.3/29.0               |
+| 16x16-wild (19)   | 57/57, 0.1/0.2/0.2/0.3  | 54/57, 0.5/0.8/1.9/inf                  |
+
+Plain chains (``--no-prune``; the default before pruning), set A
+----------------------------------------------------------------
 Per set and setting: runs solved within the cap, and the median and 75th percentile of
 proposals per run (an unsolved run counts as infinite). Exchanges every 10 000 proposals per
 replica unless said; ``a:b`` ladders are 4 rungs from a to b times the default temperature,
@@ -89,6 +183,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 
@@ -102,6 +197,9 @@ from ndoku.puzzle import Puzzle, read_puzzles
 from ndoku.tempering import DEFAULT_EXCHANGE_EVERY, geometric_ladder, tempering
 from ndoku.verify import problems
 
+#: The 25x25-random set, as ``make_random25`` wrote it on 2026-11-23 (``python -m
+#: benchmarks.bench_tempering random-set`` writes it again, from the solver of the day).
+RANDOM_FILE = Path(__file__).with_name("random55_25x25.txt")
 CAP = 200_000_000  # the goal: solved within this many proposals (all replicas together)
 TIMEOUT = 120.0  # per run: the proposal cap, not the clock, decides "unsolved"
 SEEDS = range(1, 4)
@@ -118,8 +216,18 @@ def wild25() -> Iterator[tuple[str, Puzzle]]:
     yield from lines("sudoku25/wild_25x25.txt", 20)
 
 
-def random25(count: int = RANDOM_PUZZLES) -> Iterator[tuple[str, Puzzle]]:
-    """55% of the cells blanked from solved grids ndoku generates itself (seeds 1..count)."""
+def random25() -> Iterator[tuple[str, Puzzle]]:
+    """The puzzles of :data:`RANDOM_FILE`, written by :func:`make_random25`."""
+    for number, line in enumerate(RANDOM_FILE.read_text().split(), 1):
+        [puzzle] = read_puzzles(text=line)
+        yield f"random55:{number}", puzzle
+
+
+def make_random25(count: int = RANDOM_PUZZLES) -> Iterator[tuple[str, Puzzle]]:
+    """55% of the cells blanked from solved grids ndoku generates itself (seeds 1..count).
+
+    The grids come from the exact solver's first solution from random scattered givens, so
+    they change whenever its search order does: the benchmark reads them from a file."""
     empty = layout_puzzle("25x25")
     for seed in range(1, count + 1):
         rng = np.random.default_rng(seed)
@@ -196,13 +304,22 @@ def goals(label: str, done: list[Run]) -> list[Goal]:
     ]
 
 
-def comparison(label: str, done: list[Run]) -> str:
+def comparison(what: str, done: list[Run]) -> str:
     solved = 100.0 * sum(r.solved for r in done) / len(done)
     return (
-        f"     for comparison, fixed-T Metropolis on {label}: {solved:.0f}% solved, median "
+        f"     for comparison, {what}: {solved:.0f}% solved, median "
         f"{median([r.seconds for r in done]):.2f} s, "
         f"{median([r.proposals for r in done]) / 1e6:.1f} M proposals"
     )
+
+
+#: What the goal run compares the default with: the unpruned ladder (the default before
+#: pruning), one pruned chain (hybrid's) and one unpruned chain, each at its default.
+COMPARED: dict[str, Callable[[str, Puzzle, int], Run]] = {
+    "unpruned tempering": lambda n, p, s: run(n, p, s, prune=False),
+    "one pruned chain": lambda n, p, s: chain_run(n, p, s, None, CAP, timeout=TIMEOUT, prune=True),
+    "one unpruned chain": lambda n, p, s: chain_run(n, p, s, None, CAP, timeout=TIMEOUT),
+}
 
 
 def main() -> list[Goal]:
@@ -212,16 +329,9 @@ def main() -> list[Goal]:
     for label, puzzles in (("25×25 shared", shared25), ("25×25 random 55%", random25)):
         chosen = list(puzzles())
         found += goals(label, [run(n, p, s) for n, p in chosen for s in SEEDS])
-        print(
-            comparison(
-                label,
-                [
-                    chain_run(n, p, s, max_proposals=CAP, timeout=TIMEOUT)
-                    for n, p in chosen
-                    for s in SEEDS
-                ],
-            )
-        )
+        for what, other in COMPARED.items():
+            done = [other(n, p, s) for n, p in chosen for s in SEEDS]
+            print(comparison(f"{what} on {label}", done), flush=True)
     print(f"     load average after: {os.getloadavg()[0]:.2f}", flush=True)
     return found
 
@@ -287,7 +397,7 @@ def _ladder(spec: str, puzzle: Puzzle, prune: bool) -> tuple[float, ...] | None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tempering")
-    parser.add_argument("command", choices=["sweep"])
+    parser.add_argument("command", choices=["sweep", "random-set"])
     parser.add_argument("sets", nargs="*", default=["25x25-shared", "25x25-random"])
     parser.add_argument("--ladders", default="default")
     parser.add_argument("--every", default=str(DEFAULT_EXCHANGE_EVERY))
@@ -295,6 +405,11 @@ if __name__ == "__main__":
     parser.add_argument("--max", type=float, default=CAP, help="max proposals per run")
     parser.add_argument("--no-prune", action="store_true", help="the plain, unpruned chains")
     args = parser.parse_args()
+    if args.command == "random-set":
+        empty = layout_puzzle("25x25")
+        made = [puzzle_line(empty, p.givens) for _, p in make_random25()]
+        RANDOM_FILE.write_text("\n".join(made) + "\n")
+        sys.exit(0)
     sweep(
         args.sets,
         args.ladders.split(","),

@@ -129,7 +129,7 @@ OVERLAP_SLOPE = 0.625
 GIVEN_PENALTY = 5
 #: Pruned swap chains: the energy of a free cell that holds a symbol outside its candidates,
 #: and the share of proposals that are guided swaps (the rest uniform pairs, so that every
-#: state can be reached). On 25×25 a penalty of 2 needs 1.5-2 times the proposals of 1, and
+#: state can be reached). On 25×25 a penalty of 2 needs about twice the proposals of 1, and
 #: shares of 0.75, 0.9 and 1 do not differ beyond the noise (benchmarks/bench_tempering.py).
 PENALTY = 1
 GUIDED_SHARE = 0.9

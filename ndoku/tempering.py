@@ -3,9 +3,13 @@
 Glossary
 --------
 replica
-    One full box-swap state (values, unit counts and masks, its own random stream) on the
-    pair table all replicas share (:func:`ndoku.metropolis.box_swap_system`). Replica ``r``
-    starts from :func:`~ndoku.metropolis.initial_state` with seed ``seed · R + r``.
+    One full box-swap state (values, where each box's symbols are, unit counts and masks, its
+    own random stream) on the tables all replicas share (:func:`ndoku.metropolis.box_swap_system`).
+    Replica ``r`` starts from :func:`~ndoku.metropolis.initial_state` with seed ``seed · R + r``.
+pruning
+    By default the replicas are pruned chains (see :mod:`ndoku.metropolis`): the cells that
+    propagation and matching force are fixed first, and guided swaps keep the others to
+    their candidates. ``prune=False`` runs plain box-swap chains.
 rung, ladder
     The ladder is the tuple of temperatures, coldest first and strictly rising; a rung is one
     of them. Every rung holds exactly one replica at a time.
@@ -20,15 +24,17 @@ exchange
     replica walk the whole ladder. The replicas keep their states and streams; only the
     rung they run at changes.
 energy
-    As in :mod:`ndoku.metropolis`: Σ over rows and columns of N − distinct symbols, 0 exactly
-    when solved. The run stops when any replica reaches 0.
+    As in :mod:`ndoku.metropolis`: Σ over rows and columns of N − distinct symbols, plus the
+    penalty of the cells outside their candidates when pruned; 0 exactly when solved. The run
+    stops when any replica reaches 0.
 temperature
     The hotter rungs are there to cross the barriers that hold a cold chain in a dead end and
     hand better states down. :func:`default_ladder` spreads the rungs geometrically around
-    :func:`~ndoku.metropolis.default_temperature`. Measured against one chain at that
-    temperature with the same number of proposals, the ladder solves more hard 9×9 runs
-    within the cap and shortens the Samurai's slow runs, but solves fewer 25×25 runs; there
-    its gain is the second core (benchmarks/bench_tempering.py).
+    the puzzle's default temperature (for a pruned chain unless ``prune=False``). Measured
+    with the same number of proposals (benchmarks/bench_tempering.py): pruned, the ladder
+    solves every run of the random and the wild 25×25 puzzles, where one pruned chain solves
+    98% of the random ones; plain, it solved more hard 9×9 runs than one chain but fewer
+    25×25 ones. No ladder tried solves the minimal Gecode 25×25 puzzles.
 
 Determinism: every replica draws from its own stream and the exchanges from another, all
 derived from the seed, and exchanges happen after fixed numbers of proposals. Which thread
