@@ -32,6 +32,13 @@ NINE = DATA / "sudoku9" / "kaggle_bryanpark_first69.txt"
 DEAD_END = "0 1 4 2\n2 3 1 0\n1 2 3 4\n3 4 2 1\n"
 
 
+def gecode25() -> Puzzle:
+    """The first minimal 25×25 (``id puzzle,solution``): pruning leaves it most cells."""
+    line = (DATA / "sudoku25" / "gecode_25x25_shared6.txt").read_text().split()[1]
+    [puzzle] = read_puzzles(text=line.split(",")[0])
+    return puzzle
+
+
 def load(path: Path) -> Puzzle:
     [puzzle] = read_puzzles(path)
     return puzzle
@@ -124,11 +131,15 @@ def test_pair_table_lists_every_box_pair_with_its_changed_units() -> None:
         assert (side_a[k:] == dummy).all() and (side_b[k:] == dummy).all()
 
 
-def test_same_seed_same_chain_other_seed_other_chain() -> None:
-    puzzle = load(DATA / "samurai" / "jss_samurai.txt")
+@pytest.mark.parametrize("prune", [False, True], ids=["plain", "pruned"])
+def test_same_seed_same_chain_other_seed_other_chain(prune: bool) -> None:
+    # pruning solves the Samurai outright: the pruned chain runs on a minimal 25×25
+    puzzle = load(DATA / "samurai" / "jss_samurai.txt") if not prune else gecode25()
     first, again, other = (
-        metropolis(puzzle, seed=s, max_proposals=200_000, temperature=0.3) for s in (4, 4, 5)
+        metropolis(puzzle, seed=s, max_proposals=200_000, temperature=0.3, prune=prune)
+        for s in (4, 4, 5)
     )
+    assert first.forced == again.forced == other.forced and (first.forced > 0) == prune
     assert np.array_equal(first.values, again.values)
     assert np.array_equal(first.best_values, again.best_values)
     assert (first.proposals, first.acceptances, first.energy, first.best_at) == (
