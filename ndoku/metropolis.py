@@ -13,9 +13,10 @@ state
     its candidates). Single-site moves: each free cell a random symbol.
 pair
     Two free cells of one move group: the swaps there are. A proposal picks a pair uniformly
-    among all pairs of all groups; the pairs never depend on the state, so proposals are
-    symmetric and the chain is a proper Metropolis chain. Single-site proposals pick one of the
-    free cells × (N − 1) other values uniformly, symmetric as well.
+    among all pairs of all groups (pruned, those that are not guided swaps); the pairs never
+    depend on the state, so proposals are symmetric and the chain is a proper Metropolis
+    chain. Single-site proposals pick one of the free cells × (N − 1) other values
+    uniformly, symmetric as well.
 pruning, candidates
     Before a chain starts, propagation and all-different matching (:func:`pruned`) fix the
     cells they force, which become givens, and leave every other cell its *candidates*: the
@@ -69,8 +70,8 @@ counts, seen, repeated
     is at least 2. ΔE of a swap follows from two bits per changed unit.
 
 Each proposal draws one 64-bit random number: its high half picks the move, its low half is
-compared with ``2**32 · exp(−ΔE/T)`` to accept an uphill move. A guided swap draws a second
-one for the candidate it takes.
+compared with ``2**32 · exp(−ΔE/T)`` to accept an uphill move. A guided swap draws two more:
+one for its cell, one for the candidate the cell takes.
 """
 
 from __future__ import annotations
