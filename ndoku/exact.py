@@ -265,27 +265,45 @@ def _settle(
             free -= 1
             bit = cand[c]
             v = _low_index(bit)
-            # The peers that hold the value lose it. Below SCAN_FROM, every peer at once
-            # without branching; from it on, each unit is scanned until the last cell its
-            # count says holds the value. Each way writes out _drop's bookkeeping: calling
-            # _drop, or any helper taking these arrays, made search 1.5-3× slower (numba
-            # counts references to arrays passed in).
-            if size < SCAN_FROM:
-                for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
-                    counts[cell_units[k] * size + v] = -1
+            # The peers that hold the value lose it, in batches: below SCAN_FROM every peer
+            # at once without branching; from it on a unit at a time, its scan stopping at
+            # the last cell the unit's count says holds the value.
+            k = cell_unit_ptr[c]
+            while True:
                 hit = 0
-                for k in range(peer_ptr[c], peer_ptr[c + 1]):
-                    p = peers[k]
-                    m = cand[p]
-                    touched[hit] = p
-                    hit += (m & bit) != _ZERO
-                    cand[p] = m & ~bit
+                if size < SCAN_FROM:
+                    for i in range(k, cell_unit_ptr[c + 1]):
+                        counts[cell_units[i] * size + v] = -1
+                    for i in range(peer_ptr[c], peer_ptr[c + 1]):
+                        p = peers[i]
+                        m = cand[p]
+                        touched[hit] = p
+                        hit += (m & bit) != _ZERO
+                        cand[p] = m & ~bit
+                else:
+                    u0 = cell_units[k]
+                    need = counts[u0 * size + v] - 1
+                    j = unit_ptr[u0]
+                    end = unit_ptr[u0 + 1]
+                    while need > 0 and j < end:
+                        p = unit_cells[j]
+                        j += 1
+                        m = cand[p]
+                        if m & bit == _ZERO or p == c:
+                            continue
+                        need -= 1
+                        cand[p] = m ^ bit
+                        touched[hit] = p
+                        hit += 1
+                    counts[u0 * size + v] = -1
                 for i in range(hit):
                     p = touched[i]
                     m = cand[p]
                     if m == _ZERO:
                         _blame(p, net, weights)
                         return -1
+                    # _drop's bookkeeping, written out: calling _drop (or any helper taking
+                    # these arrays) here made search 1.5-3× slower.
                     for j in range(cell_unit_ptr[p], cell_unit_ptr[p + 1]):
                         u = cell_units[j]
                         marks[u] = stamp
@@ -301,40 +319,9 @@ def _settle(
                     if m & (m - _ONE) == _ZERO:
                         queue[pending] = p
                         pending += 1
-                continue
-            for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
-                u0 = cell_units[k]
-                need = counts[u0 * size + v] - 1
-                j = unit_ptr[u0]
-                end = unit_ptr[u0 + 1]
-                while need > 0 and j < end:
-                    p = unit_cells[j]
-                    j += 1
-                    m = cand[p]
-                    if m & bit == _ZERO or p == c:
-                        continue
-                    need -= 1
-                    m ^= bit
-                    cand[p] = m
-                    if m == _ZERO:
-                        _blame(p, net, weights)
-                        return -1
-                    for i in range(cell_unit_ptr[p], cell_unit_ptr[p + 1]):
-                        u = cell_units[i]
-                        marks[u] = stamp
-                        slot = u * size + v
-                        left = counts[slot] - 1
-                        counts[slot] = left
-                        if left == 1:
-                            hidden[n_hidden] = slot
-                            n_hidden += 1
-                        elif left == 0:
-                            _weigh(u, net, weights)
-                            return -1
-                    if m & (m - _ONE) == _ZERO:
-                        queue[pending] = p
-                        pending += 1
-                counts[u0 * size + v] = -1
+                k += 1
+                if size < SCAN_FROM or k == cell_unit_ptr[c + 1]:
+                    break
         elif hidden_head < n_hidden:
             slot = hidden[hidden_head]
             hidden_head += 1
