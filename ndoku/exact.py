@@ -557,10 +557,10 @@ def _branch(cand: NDArray[np.uint64], weights: IntArray) -> tuple[int, np.uint64
 
 @njit(cache=True)
 def _write_values(cand: NDArray[np.uint64], out: IntArray) -> None:
-    """Fixed cells' values into ``out``; 0 where a cell is still free."""
+    """Fixed cells' values into ``out``; 0 where a cell is still free (or has no value left)."""
     for c in range(len(cand)):
         m = cand[c]
-        out[c] = _low_index(m) + 1 if m & (m - _ONE) == _ZERO else 0
+        out[c] = _low_index(m) + 1 if m != _ZERO and m & (m - _ONE) == _ZERO else 0
 
 
 @njit(cache=True, inline="always")
@@ -1414,12 +1414,11 @@ def fixed_values(masks: NDArray[np.uint64]) -> IntArray:
 
     Examples
     --------
-    >>> fixed_values(np.array([1, 6, 4], dtype=np.uint64)).tolist()
-    [1, 0, 3]
+    >>> fixed_values(np.array([1, 6, 0, 4], dtype=np.uint64)).tolist()
+    [1, 0, 0, 3]
     """
-    one = (masks != 0) & ((masks & (masks - _ONE)) == 0)
     values = np.zeros(len(masks), dtype=np.int32)
-    values[one] = np.log2(masks[one].astype(np.float64)).round().astype(np.int32) + 1
+    _write_values(np.ascontiguousarray(masks, dtype=np.uint64), values)
     return values
 
 
