@@ -296,6 +296,16 @@ def test_hall_keeps_exactly_the_edges_of_perfect_matchings(rows: list[int]) -> N
         assert [v for v in range(n) if int(masks[size + i]) >> v & 1] == expected_bad
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-(2**62), 2**62), max_size=300), st.integers(0, 5))
+def test_sort_orders_a_prefix_like_numpy(keys: list[int], spare: int) -> None:
+    """The probes' heapsort against numpy: the first n keys sorted, the rest untouched."""
+    array = np.array([*keys, *range(spare)], dtype=np.int64)
+    exact._sort(array, len(keys))
+    assert array[: len(keys)].tolist() == sorted(keys)
+    assert array[len(keys) :].tolist() == list(range(spare))
+
+
 SIXTEEN = read_puzzles(DATA / "sudoku16/goomii_16x16_first40.txt")[:10]
 SIXTEEN_SOLUTIONS = [
     read_puzzles(text=line.split(",")[1])[0].givens
