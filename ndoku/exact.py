@@ -100,10 +100,6 @@ DEFAULT_TIMEOUT = 60.0
 MAX_SYMBOLS = 64
 #: Locked candidates are looked for from this N on: below, singles alone search faster.
 LOCKED_FROM = 16
-#: A fixed value leaves its peers found by scanning its units (each scan stops at the last
-#: cell holding it) from this N on; below, visiting every peer without branching is faster
-#: (9×9 search 20% faster, 16×16 25%), above slower (25×25 probes 1.6× slower).
-SCAN_FROM = 25
 #: Nodes probe their two-way choices from this N on: on 25×25 a probe costs less than the
 #: subtrees it cuts (about 100 times fewer nodes); on 16×16 and below search is cheaper.
 PROBE_FROM = 25
@@ -267,9 +263,8 @@ def _settle(
     Locked candidates are looked for only when singles find nothing more.
     """
     unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net[:6]
-    queue, hidden, weights, marks = scratch[:4]
+    queue, hidden, weights = scratch[:3]
     touched = scratch[7]
-    stamp = scratch[5][0]
     head = 0
     hidden_head = 0
     while True:
@@ -279,63 +274,29 @@ def _settle(
             free -= 1
             bit = cand[c]
             v = _low_index(bit)
-            # The peers that hold the value lose it, in batches: below SCAN_FROM every peer
-            # at once without branching; from it on a unit at a time, its scan stopping at
-            # the last cell the unit's count says holds the value.
-            k = cell_unit_ptr[c]
-            while True:
-                hit = 0
-                if size < SCAN_FROM:
-                    for i in range(k, cell_unit_ptr[c + 1]):
-                        counts[cell_units[i] * size + v] = -1
-                    for i in range(peer_ptr[c], peer_ptr[c + 1]):
-                        p = peers[i]
-                        m = cand[p]
-                        touched[hit] = p
-                        hit += (m & bit) != _ZERO
-                        cand[p] = m & ~bit
-                else:
-                    u0 = cell_units[k]
-                    need = counts[u0 * size + v] - 1
-                    j = unit_ptr[u0]
-                    end = unit_ptr[u0 + 1]
-                    while need > 0 and j < end:
-                        p = unit_cells[j]
-                        j += 1
-                        m = cand[p]
-                        if m & bit == _ZERO or p == c:
-                            continue
-                        need -= 1
-                        cand[p] = m ^ bit
-                        touched[hit] = p
-                        hit += 1
-                    counts[u0 * size + v] = -1
-                for i in range(hit):
-                    p = touched[i]
-                    m = cand[p]
-                    if m == _ZERO:
-                        _blame(p, net, weights)
-                        return -1
-                    # _drop's bookkeeping, written out: calling _drop (or any helper taking
-                    # these arrays) here made search 1.5-3× slower.
-                    for j in range(cell_unit_ptr[p], cell_unit_ptr[p + 1]):
-                        u = cell_units[j]
-                        marks[u] = stamp
-                        slot = u * size + v
-                        left = counts[slot] - 1
-                        counts[slot] = left
-                        if left == 1:
-                            hidden[n_hidden] = slot
-                            n_hidden += 1
-                        elif left == 0:
-                            _weigh(u, net, weights)
-                            return -1
-                    if m & (m - _ONE) == _ZERO:
-                        queue[pending] = p
-                        pending += 1
-                k += 1
-                if size < SCAN_FROM or k == cell_unit_ptr[c + 1]:
-                    break
+            # Every peer loses the value in one loop without branches; those that held it
+            # are listed for the bookkeeping.
+            for i in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
+                counts[cell_units[i] * size + v] = -1
+            hit = 0
+            for i in range(peer_ptr[c], peer_ptr[c + 1]):
+                p = peers[i]
+                m = cand[p]
+                touched[hit] = p
+                hit += (m & bit) != _ZERO
+                cand[p] = m & ~bit
+            for i in range(hit):
+                p = touched[i]
+                m = cand[p]
+                if m == _ZERO:
+                    _blame(p, net, weights)
+                    return -1
+                n_hidden = _drop(cand, counts, n_hidden, p, bit, net, scratch, size)
+                if n_hidden < 0:
+                    return -1
+                if m & (m - _ONE) == _ZERO:
+                    queue[pending] = p
+                    pending += 1
         elif hidden_head < n_hidden:
             slot = hidden[hidden_head]
             hidden_head += 1
@@ -362,7 +323,6 @@ def _settle(
                 return -1
             if not found:
                 return free
-            stamp = scratch[5][0]
 
 
 @_kernel()
