@@ -298,8 +298,8 @@ def test_hall_keeps_exactly_the_edges_of_perfect_matchings(rows: list[int]) -> N
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(-(2**62), 2**62), max_size=300), st.integers(0, 5))
-def test_sort_orders_a_prefix_like_numpy(keys: list[int], spare: int) -> None:
-    """The probes' heapsort against numpy: the first n keys sorted, the rest untouched."""
+def test_sort_orders_a_prefix_like_sorted(keys: list[int], spare: int) -> None:
+    """The probes' heapsort against sorted(): the first n keys in order, the rest untouched."""
     array = np.array([*keys, *range(spare)], dtype=np.int64)
     exact._sort(array, len(keys))
     assert array[: len(keys)].tolist() == sorted(keys)
