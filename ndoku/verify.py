@@ -41,21 +41,18 @@ def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
     layout = puzzle.layout
     for r0, c0 in layout.corners:
         window = canvas[r0 : r0 + size, c0 : c0 + size]
-        groups = [(f"row {i + 1}", window[i]) for i in range(size)]
-        groups += [(f"column {j + 1}", window[:, j]) for j in range(size)]
+        # One sort per kind of unit: rows of `lines` are the units, in reading order.
+        kinds = [("row", window), ("column", window.T)]
         if layout.box is not None:
             bh, bw = layout.box
-            groups += [
-                (f"box {k + 1}", window[i : i + bh, j : j + bw].ravel())
-                for k, (i, j) in enumerate(
-                    (i, j) for i in range(0, size, bh) for j in range(0, size, bw)
-                )
+            boxes = window.reshape(size // bh, bh, size // bw, bw).swapaxes(1, 2)
+            kinds.append(("box", boxes.reshape(size, size)))
+        for name, lines in kinds:
+            broken = np.flatnonzero((np.sort(lines, axis=1) != full).any(axis=1))
+            found += [
+                f"sub-grid at {r0},{c0}: {name} {k + 1} is not a permutation of 1..{size}"
+                for k in broken
             ]
-        found += [
-            f"sub-grid at {r0},{c0}: {name} is not a permutation of 1..{size}"
-            for name, group in groups
-            if not np.array_equal(np.sort(group), full)
-        ]
     if layout.regions is not None:
         for k in range(int(layout.regions.max()) + 1):
             if not np.array_equal(np.sort(canvas[layout.regions == k]), full):

@@ -1,0 +1,86 @@
+"""The independent check against a slow reference that reads every unit cell by cell."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ndoku.generate import layout_puzzle, random_solution
+from ndoku.puzzle import Puzzle, read_puzzles
+from ndoku.verify import problems
+
+
+def naive_problems(puzzle: Puzzle, values: np.ndarray) -> set[str]:
+    """The unit rules ``values`` break, one canvas cell at a time (rectangular boxes only)."""
+    canvas = puzzle.canvas(values)
+    size = puzzle.size
+    bh, bw = puzzle.layout.box
+    found = set()
+    for r0, c0 in puzzle.layout.corners:
+        units = {"row": [], "column": [], "box": []}
+        for i in range(size):
+            units["row"].append([canvas[r0 + i][c0 + j] for j in range(size)])
+            units["column"].append([canvas[r0 + j][c0 + i] for j in range(size)])
+        for top in range(0, size, bh):
+            for left in range(0, size, bw):
+                box = [canvas[r0 + top + i][c0 + left + j] for i in range(bh) for j in range(bw)]
+                units["box"].append(box)
+        for name, lines in units.items():
+            for k, line in enumerate(lines):
+                if sorted(line) != list(range(1, size + 1)):
+                    found.add(f"sub-grid at {r0},{c0}: {name} {k + 1} is not a permutation")
+    return found
+
+
+def unit_problems(puzzle: Puzzle, values: np.ndarray) -> set[str]:
+    return {s.split(" of 1..")[0] for s in problems(puzzle, values) if "sub-grid" in s}
+
+
+def solved(layout: str, seed: int) -> tuple[Puzzle, np.ndarray]:
+    puzzle = layout_puzzle(layout)
+    values = random_solution(puzzle, np.random.default_rng(seed), time.perf_counter() + 60)
+    assert values is not None
+    return puzzle, values
+
+
+@pytest.mark.parametrize("layout", ["4x4", "6x6", "8x8", "12x12", "16x16", "samurai", "butterfly"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_broken_units_match_the_reference(layout: str, seed: int) -> None:
+    puzzle, values = solved(layout, seed)
+    assert problems(puzzle, values) == [] and naive_problems(puzzle, values) == set()
+    rng = np.random.default_rng(seed)
+    for changes in (1, 2, 5):
+        broken = values.copy()
+        cells = rng.choice(puzzle.n_cells, size=changes, replace=False)
+        broken[cells] = rng.integers(1, puzzle.size + 1, size=changes)
+        assert unit_problems(puzzle, broken) == naive_problems(puzzle, broken)
+
+
+def test_a_published_samurai_solution_passes_and_a_swap_in_a_box_breaks_rows_and_columns(
+    data: Path,
+) -> None:
+    [puzzle] = read_puzzles(data / "samurai" / "kyle_samurai.txt")
+    [answer] = read_puzzles(data / "samurai" / "kyle_samurai.sol.txt")
+    values = answer.givens
+    assert problems(puzzle, values) == []
+    # Two cells of the top-left box, one row and one column apart: the box still holds 1-9.
+    canvas = puzzle.canvas(values)
+    canvas[0, 0], canvas[1, 1] = canvas[1, 1], canvas[0, 0]
+    swapped = canvas[puzzle.cell_rc[:, 0], puzzle.cell_rc[:, 1]]
+    assert unit_problems(puzzle, swapped) == {
+        "sub-grid at 0,0: row 1 is not a permutation",
+        "sub-grid at 0,0: row 2 is not a permutation",
+        "sub-grid at 0,0: column 1 is not a permutation",
+        "sub-grid at 0,0: column 2 is not a permutation",
+    }
+
+
+def test_changed_givens_and_bad_symbols_are_named() -> None:
+    [puzzle] = read_puzzles(text="1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n")
+    values = np.array([2, 1, 4, 3, 4, 3, 2, 1, 1, 2, 3, 4, 3, 4, 1, 9])
+    found = problems(puzzle, values)
+    assert "line 1, column 1: given 1 was changed to 2" in found
+    assert "line 4, column 7: value 9 is not a symbol 1..4"  # text columns in found
