@@ -250,9 +250,11 @@ def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:
     """
     vals = grid.values if values is None else values
     style = grid.style
+    # Each value's text once, then plain list look-ups: batches write thousands of grids.
+    text = [style.symbol(v) for v in range(int(vals.max(initial=0)) + 1)]
     if style.kind == "line":
-        return "".join(style.symbol(int(v)) for v in vals.ravel()) + "\n"
-    table = [["." if v == MISSING else style.symbol(int(v)) for v in row] for row in vals]
+        return "".join(text[v] for v in vals.ravel().tolist()) + "\n"
+    table = [["." if v == MISSING else text[v] for v in row] for row in vals.tolist()]
     if style.kind == "chars":
         return "".join("".join(toks) + "\n" for toks in table)
     width = max(len(t) for toks in table for t in toks) if style.aligned else 1
