@@ -100,7 +100,7 @@ def limit_options(command: F) -> F:
         "-j",
         type=click.IntRange(min=1),
         default=None,
-        help="Processes for large batches [default: all cores].",
+        help="Processes for batches that take a while [default: all cores].",
     )(command)
 
 
@@ -330,7 +330,7 @@ def solve(
                     puzzles,
                     method,
                     replace(options, seed=seed + r),
-                    jobs=_jobs(jobs, len(puzzles)),
+                    jobs=_jobs(jobs),
                     progress=step,
                 )
                 runs_of.append(outcomes)
@@ -478,9 +478,7 @@ def count(
         if len(files) > 1 and fmt == "text":
             click.echo(f"# {path}")
         with _progress(len(puzzles)) as progress:
-            outcomes = solve_all(
-                puzzles, "exact", options, jobs=_jobs(jobs, len(puzzles)), progress=progress
-            )
+            outcomes = solve_all(puzzles, "exact", options, jobs=_jobs(jobs), progress=progress)
         for number, outcome in enumerate(outcomes, start=1):
             found = int(outcome.stats["count"] or 0)
             stop = outcome.stats["stop"]
@@ -508,15 +506,9 @@ def count(
         raise Failure(status)
 
 
-#: Batches smaller than this are solved in this process: starting workers costs more.
-PARALLEL_FROM = 2000
-
-
-def _jobs(requested: int | None, puzzles: int) -> int:
-    """Worker processes for a batch: all cores by default, one for small batches."""
-    if requested is not None:
-        return requested
-    return (os.cpu_count() or 1) if puzzles >= PARALLEL_FROM else 1
+def _jobs(requested: int | None) -> int:
+    """Worker processes a batch may use: all cores by default (used only when they pay)."""
+    return requested if requested is not None else os.cpu_count() or 1
 
 
 @contextmanager

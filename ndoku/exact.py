@@ -98,6 +98,9 @@ DEFAULT_MAX_NODES = 1_000_000_000
 DEFAULT_TIMEOUT = 60.0
 #: Largest N the uint64 candidate masks hold.
 MAX_SYMBOLS = 64
+#: A batch is handed to worker processes only when what is left of it would take longer than
+#: this in one process: each worker spends about a second importing numba and loading kernels.
+PARALLEL_SECONDS = 2.0
 #: Locked candidates are looked for from this N on: below, singles alone search faster.
 LOCKED_FROM = 16
 #: Nodes probe their two-way choices from this N on: on 25×25 a probe costs less than the
@@ -1294,7 +1297,8 @@ def solve_many(
     limit, max_nodes, timeout
         As in :func:`solve_exact`, for each puzzle.
     jobs : int
-        Worker processes; 1 solves in this process.
+        Worker processes at most; 1 solves in this process. Workers take over only the part
+        of the batch that would take longer than :data:`PARALLEL_SECONDS` here.
     progress : callable, optional
         Called with the number of puzzles finished so far, every few milliseconds.
 
@@ -1312,7 +1316,7 @@ def solve_many(
         raise NdokuError(f"jobs must be 1 or more, got {jobs}")
     if jobs == 1 or len(table) < 2:
         return _solve_array(topology, table, limit, max_nodes, timeout, progress)
-    return _solve_parallel(topology, table, limit, max_nodes, timeout, jobs, progress)
+    return _solve_spread(topology, table, limit, max_nodes, timeout, jobs, progress)
 
 
 def solve_batch(
@@ -1571,6 +1575,47 @@ def _solve_array(
     return BatchResult(values, stats, seconds, limit)
 
 
+def _solve_spread(
+    topology: _Topology,
+    givens: IntArray,
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> BatchResult:
+    """Solve here in doubling chunks while the rest looks quick, then hand the rest to workers.
+
+    The time per puzzle measured so far estimates the rest, so a batch of easy 9×9 puzzles
+    never pays for starting workers and one of 25×25 puzzles reaches them after one puzzle.
+    """
+    parts: list[BatchResult] = []
+    done, spent, chunk = 0, 0.0, 1
+    while done < len(givens):
+        rest = givens[done:]
+
+        def report(k: int, base: int = done) -> None:
+            if progress is not None:
+                progress(base + k)
+
+        if spent / max(done, 1) * len(rest) > PARALLEL_SECONDS:
+            parts.append(_solve_parallel(topology, rest, limit, max_nodes, timeout, jobs, report))
+            break
+        part = _solve_array(topology, rest[:chunk], limit, max_nodes, timeout, report)
+        parts.append(part)
+        done, spent, chunk = done + len(part), spent + float(part.seconds.sum()), 2 * chunk
+    return _joined(parts, limit)
+
+
+def _joined(parts: list[BatchResult], limit: int) -> BatchResult:
+    return BatchResult(
+        np.concatenate([p.values for p in parts]),
+        np.concatenate([p.stats for p in parts]),
+        np.concatenate([p.seconds for p in parts]),
+        limit,
+    )
+
+
 def _solve_parallel(
     topology: _Topology,
     givens: IntArray,
@@ -1597,12 +1642,7 @@ def _solve_parallel(
             done += len(part)
             if progress is not None:
                 progress(done)
-    return BatchResult(
-        np.concatenate([p.values for p in parts]),
-        np.concatenate([p.stats for p in parts]),
-        np.concatenate([p.seconds for p in parts]),
-        limit,
-    )
+    return _joined(parts, limit)
 
 
 _calibrated: list[float] = []

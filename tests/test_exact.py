@@ -483,7 +483,8 @@ def test_same_input_same_result() -> None:
         assert np.array_equal(a.values, b.values) and np.array_equal(a.values, c.values)
 
 
-def test_batch_of_mixed_layouts_in_worker_processes() -> None:
+def test_batch_of_mixed_layouts_in_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(exact, "PARALLEL_SECONDS", 0.0)  # workers take all but the first
     nine = read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:6]
     [samurai] = read_puzzles(DATA / "samurai/jss_samurai.txt")
     lines = (DATA / "sudoku4/wild_4x4.txt").read_text().splitlines()[:3]
@@ -497,6 +498,16 @@ def test_batch_of_mixed_layouts_in_worker_processes() -> None:
         assert_solution(puzzle, result)
     alone = solve_exact(samurai)
     assert np.array_equal(results[1].values, alone.values) and results[1].nodes == alone.nodes
+
+
+def test_a_quick_batch_starts_no_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_workers(*args: object) -> None:
+        raise AssertionError("workers started for a batch that takes milliseconds")
+
+    monkeypatch.setattr(exact, "_solve_parallel", no_workers)
+    puzzles = read_puzzles(DATA / "sudoku9/norvig_top95.txt")
+    results = solve_batch(puzzles, jobs=2)
+    assert [r.status for r in results] == ["solved"] * len(puzzles)
 
 
 def test_limit_one_finds_without_proving() -> None:
