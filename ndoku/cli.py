@@ -420,7 +420,7 @@ def _runs_summary(tried: Sequence[Any]) -> str:
 def _labelled(label: str, outcome: Any) -> Any:
     from ndoku.plot import LabelledTrace
 
-    return LabelledTrace(label, int(outcome.stats["seed"]), outcome.trace)
+    return LabelledTrace(label, outcome.figure("seed"), outcome.trace)
 
 
 def _write_traces(traces: list[Any], trace_path: str | None, plot_path: str | None) -> None:
@@ -480,7 +480,7 @@ def count(
         with _progress(len(puzzles)) as progress:
             outcomes = solve_all(puzzles, "exact", options, jobs=_jobs(jobs), progress=progress)
         for number, outcome in enumerate(outcomes, start=1):
-            found = int(outcome.stats["count"] or 0)
+            found = outcome.figure("count")
             stop = outcome.stats["stop"]
             certain = stop in ("complete", "solutions")
             if not certain:

@@ -24,6 +24,7 @@ outcome
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -44,7 +45,7 @@ from ndoku.tempering import TemperingResult, tempering
 from ndoku.verify import verify
 
 IntArray = NDArray[np.int32]
-Stat = int | float | str | bool | None
+Stat = int | float | str | bool | list[float | None] | None
 
 METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering")
 #: The methods that run a Monte-Carlo chain (and can be traced).
@@ -82,6 +83,11 @@ class Outcome:
     def answered(self) -> bool:
         """True when ``values`` is a verified solution."""
         return self.status in ANSWERED
+
+    def figure(self, key: str) -> int:
+        """A whole-number figure of ``stats`` (0 when the method does not report it)."""
+        value = self.stats.get(key)
+        return int(value) if isinstance(value, int | float) else 0
 
 
 @dataclass(frozen=True)
@@ -197,8 +203,10 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
         "stop": chain.stop,
     }
     if isinstance(chain, TemperingResult):
-        stats["ladder"] = ",".join(f"{t:g}" for t in chain.ladder)
-        stats["exchange_rates"] = ",".join(f"{r:.3f}" for r in chain.exchange_rates)
+        stats["ladder"] = [round(t, 6) for t in chain.ladder]
+        # None (JSON null) for a pair of rungs that never tried an exchange
+        rates = chain.exchange_rates
+        stats["exchange_rates"] = [None if math.isnan(r) else round(r, 4) for r in rates]
     return Outcome(
         puzzle,
         method,

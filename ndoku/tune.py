@@ -203,7 +203,7 @@ def sweep(
                 seed = base.seed + r
                 outcome = solve(puzzle, method, setting.options(base, seed))
                 # hybrid pruning can end a run before the chain starts: no proposals
-                proposals = int(outcome.stats.get("proposals") or 0)
+                proposals = outcome.figure("proposals")
                 done.append(
                     Run(setting, number, seed, outcome.answered, outcome.seconds, proposals)
                 )
