@@ -292,7 +292,8 @@ def solve(
     asked = [name for name, given in chain_asked.items() if given]
     if asked and method not in CHAIN_METHODS:
         raise NdokuError(
-            f"{', '.join(asked)} steer a Monte-Carlo chain: add --method metropolis, hybrid "
+            f"{', '.join(asked)} {'steers' if len(asked) == 1 else 'steer'} a Monte-Carlo "
+            "chain: add --method metropolis, hybrid "
             "or tempering"
         )
     options = Options(
