@@ -42,7 +42,7 @@ from ndoku.metropolis import (
 )
 from ndoku.puzzle import Puzzle
 from ndoku.tempering import TemperingResult, tempering
-from ndoku.verify import verify
+from ndoku.verify import verify, verify_all
 
 IntArray = NDArray[np.int32]
 Stat = int | float | str | bool | list[float | None] | None
@@ -157,6 +157,7 @@ def solve_all(
             jobs=jobs,
             progress=progress,
         )
+        verify_all(puzzles, [r.values for r in results])
         return [_exact_outcome(p, method, r) for p, r in zip(puzzles, results, strict=True)]
     outcomes = []
     for done, puzzle in enumerate(puzzles, start=1):
@@ -167,8 +168,6 @@ def solve_all(
 
 
 def _exact_outcome(puzzle: Puzzle, method: str, result: ExactResult) -> Outcome:
-    if result.values is not None:
-        verify(puzzle, result.values)
     stats: dict[str, Stat] = {
         "count": result.count,
         "unique": result.unique,

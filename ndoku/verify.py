@@ -8,11 +8,14 @@ cannot hide a wrong answer.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import VerificationError
 from ndoku.grid import EMPTY, MISSING
+from ndoku.layout import Layout
 from ndoku.puzzle import Puzzle
 
 
@@ -39,20 +42,12 @@ def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
         )
     full = np.arange(1, size + 1)
     layout = puzzle.layout
-    for r0, c0 in layout.corners:
-        window = canvas[r0 : r0 + size, c0 : c0 + size]
-        # One sort per kind of unit: rows of `lines` are the units, in reading order.
-        kinds = [("row", window), ("column", window.T)]
-        if layout.box is not None:
-            bh, bw = layout.box
-            boxes = window.reshape(size // bh, bh, size // bw, bw).swapaxes(1, 2)
-            kinds.append(("box", boxes.reshape(size, size)))
-        for name, lines in kinds:
-            broken = np.flatnonzero((np.sort(lines, axis=1) != full).any(axis=1))
-            found += [
-                f"sub-grid at {r0},{c0}: {name} {k + 1} is not a permutation of 1..{size}"
-                for k in broken
-            ]
+    for r0, c0, name, lines in _sub_grid_units(layout, canvas[np.newaxis]):
+        broken = np.flatnonzero((np.sort(lines[0], axis=1) != full).any(axis=1))
+        found += [
+            f"sub-grid at {r0},{c0}: {name} {k + 1} is not a permutation of 1..{size}"
+            for k in broken
+        ]
     if layout.regions is not None:
         for k in range(int(layout.regions.max()) + 1):
             if not np.array_equal(np.sort(canvas[layout.regions == k]), full):
@@ -63,6 +58,63 @@ def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
             r, c = extra.cells[0]
             found.append(f"the {extra.kind} from canvas {r},{c} is not a permutation of 1..{size}")
     return found
+
+
+def _sub_grid_units(
+    layout: Layout, canvases: NDArray[np.integer]
+) -> Iterator[tuple[int, int, str, NDArray[np.integer]]]:
+    """Rows, columns and boxes of every sub-grid of stacked canvases ``(grids, rows, cols)``.
+
+    Yields ``(r0, c0, kind, lines)`` per sub-grid corner and kind of unit, ``lines`` of shape
+    ``(grids, units, N)`` with the units in reading order.
+    """
+    size = layout.size
+    grids = len(canvases)
+    for r0, c0 in layout.corners:
+        window = canvases[:, r0 : r0 + size, c0 : c0 + size]
+        yield r0, c0, "row", window
+        yield r0, c0, "column", window.swapaxes(1, 2)
+        if layout.box is not None:
+            bh, bw = layout.box
+            boxes = window.reshape(grids, size // bh, bh, size // bw, bw).swapaxes(2, 3)
+            yield r0, c0, "box", boxes.reshape(grids, size, size)
+
+
+def verify_all(puzzles: Sequence[Puzzle], values: Sequence[NDArray[np.integer] | None]) -> None:
+    """:func:`verify` every puzzle whose values are not None; a batch of one layout at once.
+
+    Puzzles read from one file of one-line puzzles share their layout and cell numbering:
+    their grids are stacked and each kind of unit is sorted in one call for all of them. A
+    layout with regions or extra units, and any grid that fails, goes through :func:`verify`
+    (which names what is wrong).
+
+    >>> from ndoku.puzzle import read_puzzles
+    >>> ps = read_puzzles(text="1234341221434321\\n0000000000000000\\n")
+    >>> verify_all(ps, [ps[0].givens, ps[0].givens])  # no error: both solved
+    >>> verify_all(ps, [None, ps[0].givens[::-1].copy()])  # a half turn still solves it
+    """
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (puzzle, v) in enumerate(zip(puzzles, values, strict=True)):
+        if v is not None:
+            groups.setdefault((id(puzzle.layout), id(puzzle.cell_rc)), []).append(i)
+    for members in groups.values():
+        first = puzzles[members[0]]
+        layout, size = first.layout, first.size
+        if layout.regions is not None or layout.extras or len(members) == 1:
+            for i in members:
+                verify(puzzles[i], np.asarray(values[i]))
+            continue
+        table = np.stack([np.asarray(values[i]) for i in members])
+        givens = np.stack([puzzles[i].givens for i in members])
+        bad = ((table < 1) | (table > size)).any(axis=1)
+        bad |= ((givens != EMPTY) & (table != givens)).any(axis=1)
+        canvases = np.full((len(members), *first.index.shape), MISSING, dtype=table.dtype)
+        canvases[:, first.cell_rc[:, 0], first.cell_rc[:, 1]] = table
+        full = np.arange(1, size + 1)
+        for _, _, _, lines in _sub_grid_units(layout, canvases):
+            bad |= (np.sort(lines, axis=2) != full).any(axis=(1, 2))
+        for k in np.flatnonzero(bad):
+            verify(puzzles[members[k]], table[k])
 
 
 def verify(puzzle: Puzzle, values: NDArray[np.integer]) -> None:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from ndoku.errors import VerificationError
+from ndoku.exact import solve_batch
 from ndoku.generate import layout_puzzle, random_solution
 from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.verify import problems
+from ndoku.verify import problems, verify_all
 
 
 def naive_problems(puzzle: Puzzle, values: np.ndarray) -> set[str]:
@@ -84,3 +87,23 @@ def test_changed_givens_and_bad_symbols_are_named() -> None:
     found = problems(puzzle, values)
     assert "line 1, column 1: given 1 was changed to 2" in found
     assert "line 4, column 7: value 9 is not a symbol 1..4"  # text columns in found
+
+
+def test_verify_all_rejects_exactly_the_broken_grids_of_a_batch(data: Path) -> None:
+    puzzles = read_puzzles(data / "sudoku9" / "norvig_top95.txt")[:40]
+    solutions = [r.values for r in solve_batch(puzzles)]
+    verify_all(puzzles, solutions)
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        broken = [None if v is None else v.copy() for v in solutions]
+        k = int(rng.integers(len(puzzles)))
+        cell = int(rng.integers(puzzles[k].n_cells))
+        broken[k][cell] = rng.integers(0, 11)  # 0 and 10 are not symbols
+        expected = problems(puzzles[k], broken[k])
+        if not expected:
+            verify_all(puzzles, broken)
+            continue
+        with pytest.raises(VerificationError, match=re.escape(expected[0])):
+            verify_all(puzzles, broken)
+        broken[k] = None  # a grid without an answer is not checked
+        verify_all(puzzles, broken)
