@@ -53,6 +53,17 @@ higher (6-14). 2·10⁹ proposals do not solve gecode19, 20 or 24 either (0.28-0
 (gecode19 and 20, seeds 1-2): these puzzles have many near-solutions far apart, and the
 chains do not cross between them. The exact solver solves each in about a second.
 
+Cluster moves do not cross them either (2026-11-24, a prototype outside ndoku: pruned box
+swaps plus Kempe-chain moves, which swap two symbols a and b over the connected a/b cells,
+and the Wang-Swendsen-Kotecký variant with row and column bonds kept with probability
+1 − exp(−1/T); 4 rungs 0.28-0.37, 2·10⁸ proposals, a cluster move counted as one). 99.5-99.8%
+of cluster moves meet a fixed cell (47% of cells are fixed after pruning, and a component
+meets one after about 2 cells); the rest are mostly 4-cell rectangles. Over the 6 puzzles,
+seeds 1-3 and more: 1 of 144 cluster runs solved (gecode19, once in 10 tries of that
+setting), 0 of 40 without; the runs end at energy 2-4, 140-230 cells from the solution. At
+each known solution no (cell, symbol) pair has a component free of fixed cells (which is
+what uniqueness means). On three wild 25×25 puzzles they cost about 5% and changed nothing.
+
 Goal run before pruning (unpruned default ladder 0.23-0.26, seeds 1-3, load average 0.4
 before and 1.2 after, set A): shared 66.7%, median 0.065 s and 9.8 M proposals (unsolved:
 the 18 Gecode runs and some runs of wild 2, 8 and 13); random 55% 68.3%, median 0.52 s and
