@@ -193,6 +193,12 @@ def chain_options(command: F) -> F:
     help="Tempering: this many rungs between the default ends [default: by size].",
 )
 @click.option(
+    "--exchange-every",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Tempering: proposals of each replica between exchange attempts [default: 10000].",
+)
+@click.option(
     "--no-prune",
     is_flag=True,
     help="Tempering: leave out pruning (forced cells fixed, the others kept to their "
@@ -253,6 +259,7 @@ def solve(
     reheat: int,
     ladder: str | None,
     replicas: int | None,
+    exchange_every: int | None,
     no_prune: bool,
     runs: int,
     trace_path: str | None,
@@ -284,6 +291,7 @@ def solve(
         "--reheat": reheat > 0,
         "--ladder": ladder is not None,
         "--replicas": replicas is not None,
+        "--exchange-every": exchange_every is not None,
         "--no-prune": no_prune,
         "--runs": runs > 1,
         "--trace": trace_path is not None,
@@ -304,6 +312,7 @@ def solve(
         schedule=_schedule(schedule, temperature, t0, alpha, beta_max, reheat),
         ladder=None if ladder is None else tuple(parse_grid(ladder, "ladder")),
         replicas=replicas,
+        exchange_every=exchange_every,
         trace_every=trace_every if trace_path or plot_path else 0,
         prune=not no_prune,
     )

@@ -41,7 +41,7 @@ from ndoku.metropolis import (
     metropolis,
 )
 from ndoku.puzzle import Puzzle
-from ndoku.tempering import TemperingResult, tempering
+from ndoku.tempering import DEFAULT_EXCHANGE_EVERY, TemperingResult, tempering
 from ndoku.verify import verify, verify_all
 
 IntArray = NDArray[np.int32]
@@ -104,6 +104,7 @@ class Options:
     schedule: Schedule | None = None
     ladder: tuple[float, ...] | None = None
     replicas: int | None = None
+    exchange_every: int | None = None  # tempering: None is its default interval
     trace_every: int = 0
     prune: bool = True  # tempering only: metropolis never prunes, hybrid always does
 
@@ -231,14 +232,15 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
             puzzle,
             temperatures=options.ladder,
             replicas=options.replicas,
+            exchange_every=options.exchange_every or DEFAULT_EXCHANGE_EVERY,
             seed=options.seed,
             max_proposals=options.max_proposals,
             timeout=options.timeout,
             trace_every=options.trace_every,
             prune=prune,
         )
-    if options.ladder is not None or options.replicas is not None:
-        raise NdokuError("a ladder or a number of replicas needs the tempering method")
+    if options.ladder is not None or options.replicas is not None or options.exchange_every:
+        raise NdokuError("a ladder, replicas or exchanges need the tempering method")
     return metropolis(
         puzzle,
         temperature=options.temperature,

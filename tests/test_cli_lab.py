@@ -71,6 +71,18 @@ def test_json_reports_the_chain(run: CliRun, easy9: Path) -> None:
     assert all(r is None or 0 <= r <= 1 for r in record["exchange_rates"])
 
 
+def test_exchange_every_reaches_the_replicas(run: CliRun, easy9: Path) -> None:
+    def rates(every: str) -> list[float | None]:
+        args = ["--method", "tempering", "--no-prune", "--seed", "1", "--exchange-every", every]
+        code, out, _ = run("solve", str(easy9), *args, "--format", "json")
+        record = json.loads(out)
+        assert code == 0 and record["proposals"] > 0
+        return record["exchange_rates"]
+
+    assert all(r is None for r in rates("1000000000"))  # solved before the first exchange
+    assert all(r is not None for r in rates("1"))
+
+
 def test_json_tells_how_many_cells_pruning_fixed(run: CliRun, data: Path) -> None:
     # a hard 9×9: pruning fixes some cells, the chain the rest
     text = (data / "sudoku9" / "forum_hardest_1106_first40.txt").read_text().split()[0] + "\n"
@@ -153,6 +165,8 @@ def test_a_missing_matplotlib_is_a_clear_error(
         (["--method", "metropolis", "--schedule", "ramp", "--alpha", "0.9"], "exponential"),
         (["--method", "metropolis", "-T", "0.3", "--alpha", "0.9"], "--t0"),
         (["--method", "metropolis", "--ladder", "0.2,0.3"], "tempering"),
+        (["--method", "hybrid", "--exchange-every", "100"], "tempering"),
+        (["--method", "tempering", "--exchange-every", "0"], "0"),
         (["--method", "tempering", "--ladder", "0.2"], "at least 2 temperatures"),
         (["--method", "tempering", "--ladder", "0.2:0.1:0.05"], "stops before it starts"),
         (["--method", "tempering", "--moves", "single"], "tempering"),
