@@ -179,6 +179,13 @@ def find_layout(
     >>> find_layout(np.ones((6, 6), dtype=bool), max_value=6)[:2]
     (6, (2, 3))
     """
+    side = mask.shape[0]
+    if mask.all() and mask.shape[1] == side and side > MAX_SIZE:
+        raise LayoutError(
+            f"the canvas is {side}×{side} without missing cells, one sudoku of {side} symbols: "
+            f"ndoku solves up to {MAX_SIZE} (a cell's candidates are 64 bits); if it is made "
+            "of smaller sub-grids, declare them with '# subgrids:'"
+        )
     closest: tuple[int, int, Box] | None = None  # (cells covered, N, lattice) of the best try
     for size, lattice in _options(max_value, box, region_size):
         if size > min(mask.shape):
@@ -622,14 +629,15 @@ def _unique_minimum_cover(
     index = np.flatnonzero(mask.ravel())
     position = {int(p): i for i, p in enumerate(index)}
     bits = []
-    for r, c in windows:
+    holders: list[list[int]] = [[] for _ in range(len(index))]
+    for w, (r, c) in enumerate(windows):
         b = 0
         for rr in range(r, r + size):
             for p in range(rr * cols + c, rr * cols + c + size):
                 b |= 1 << position[p]
+                holders[position[p]].append(w)
         bits.append(b)
     full = (1 << len(index)) - 1
-    holders = [[w for w, b in enumerate(bits) if b >> i & 1] for i in range(len(index))]
     best: list[frozenset[int]] = []
     best_size = len(windows) + 1
     nodes = 0
@@ -652,7 +660,7 @@ def _unique_minimum_cover(
         if len(chosen) >= best_size:
             return
         rest = ~covered & full
-        cell = min((i for i in range(len(index)) if rest >> i & 1), key=lambda i: len(holders[i]))
+        cell = (rest & -rest).bit_length() - 1  # the first cell left: its windows must cover it
         for w in holders[cell]:
             search((*chosen, w), covered | bits[w])
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -10,6 +11,9 @@ import pytest
 from ndoku.errors import LayoutError
 from ndoku.layout import available_layouts, find_layout, load_layout
 from ndoku.puzzle import read_puzzles
+
+if TYPE_CHECKING:
+    from conftest import CliRun
 
 # name: (sub-grid corners, cells, units). Cells = 81·grids − 9·(shared boxes); units =
 # 27·grids − (units two grids have in common: shared boxes, and whole shared rows/columns
@@ -75,6 +79,20 @@ def test_windmill_shape_is_refused_without_a_declaration(data: Path) -> None:
     message = str(info.value)
     assert "does not decide" in message and "# layout: windmill" in message
     assert "0,3 3,12 9,0 12,9" in message
+
+
+def test_a_full_grid_beyond_64_symbols_is_refused_by_its_size(run: CliRun) -> None:
+    # It used to be searched as a cover by 625 overlapping 9×9 sub-grids for 96 s.
+    text = "\n".join(" ".join(["0"] * 81) for _ in range(81)) + "\n"
+    code, out, err = run("solve", "-", input=text)
+    assert code == 2 and out == ""
+    assert "81×81 without missing cells" in err and "up to 64" in err
+
+
+def test_a_cover_search_without_an_answer_stops_with_advice() -> None:
+    mask = np.ones((81, 84), dtype=bool)  # only 9×9 windows on the 3×3 lattice cover it
+    with pytest.raises(LayoutError, match="declare them with '# subgrids:'"):
+        find_layout(mask)
 
 
 def test_windmill_is_accepted_with_a_declaration(data: Path) -> None:
