@@ -19,7 +19,8 @@ style
 Formats
 -------
 tokens
-    One row per line, whitespace-separated tokens (``0 7 . 12``).
+    One row per line, whitespace-separated tokens (``0 7 . 12``), or tokens separated by
+    commas or semicolons on every row (``0,7,.,12``), written back with the same separator.
 chars
     One row per line, one character per cell, no spaces (``53..7....`` would be read with
     ``.`` as a missing cell; see :mod:`ndoku.puzzle` for single grids).
@@ -78,6 +79,7 @@ class Style:
     letters: bool = False  # tokens: values 10.. written A.. as in the input
     aligned: bool = False  # tokens: columns right-aligned, as in the input
     empty: str = "0"  # how an empty cell is written back
+    separator: str = " "  # tokens: what stands between two tokens of a row
 
     def symbol(self, value: int) -> str:
         """The text of one value (``EMPTY`` gives the empty mark)."""
@@ -258,7 +260,8 @@ def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:
     if style.kind == "chars":
         return "".join("".join(toks) + "\n" for toks in table)
     width = max(len(t) for toks in table for t in toks) if style.aligned else 1
-    return "".join(" ".join(t.rjust(width) for t in toks).rstrip() + "\n" for toks in table)
+    joiner = style.separator
+    return "".join(joiner.join(t.rjust(width) for t in toks).rstrip() + "\n" for toks in table)
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -393,11 +396,22 @@ def _parse_line(
     return Grid(values.reshape(size, size), where, style, headers, (), source)
 
 
-def _tokens(block: Block, spaced: bool) -> Iterator[tuple[int, list[tuple[int, str]]]]:
+def _separator(block: Block) -> str | None:
+    """``,`` or ``;`` when every row of a grid block has one between its tokens."""
+    for mark in ",;":
+        if all(mark in text for _, text in block.lines):
+            return mark
+    return None
+
+
+def _tokens(
+    block: Block, spaced: bool, separator: str | None
+) -> Iterator[tuple[int, list[tuple[int, str]]]]:
     """``(line, [(column, token), …])`` for each line of a grid block."""
+    token = re.compile(rf"[^\s{separator}]+" if separator else r"\S+")
     for number, text in block.lines:
         if spaced:
-            found = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", text)]
+            found = [(m.start() + 1, m.group()) for m in token.finditer(text)]
         else:
             start = len(text) - len(text.lstrip())
             found = [(start + i + 1, ch) for i, ch in enumerate(text.strip())]
@@ -411,8 +425,9 @@ def _parse_block(
     headers: Mapping[str, tuple[Header, ...]],
     source: str,
 ) -> Grid:
-    spaced = any(len(text.split()) > 1 for _, text in block.lines)
-    rows = list(_tokens(block, spaced))
+    separator = _separator(block)
+    spaced = separator is not None or any(len(text.split()) > 1 for _, text in block.lines)
+    rows = list(_tokens(block, spaced, separator))
     width = len(rows[0][1])
     for number, toks in rows:
         if len(toks) != width:
@@ -437,5 +452,12 @@ def _parse_block(
         letters=letters,
         aligned=len({len(text.rstrip()) for _, text in block.lines}) == 1,
         empty="-" if alphabet and "0" in alphabet else "0",
+        # written back as the first row has it: "5,3,0" or "5, 3, 0"
+        separator=" " if separator is None else _joiner(block.lines[0][1], separator),
     )
     return Grid(values, where, style, headers, tuple(extra), source)
+
+
+def _joiner(text: str, separator: str) -> str:
+    found = re.search(rf"\s*{separator}\s*", text.strip())
+    return found.group() if found else separator

@@ -31,6 +31,14 @@ def test_solve_prints_the_solution_in_the_input_shape(run: CliRun, data: Path) -
     assert out == solution_of(puzzle)
 
 
+def test_a_comma_separated_samurai_is_answered_with_commas(run: CliRun, data: Path) -> None:
+    puzzle = data / "janko" / "samurai" / "2_21x21.puzzle.txt"
+    text = puzzle.read_text().replace(" ", ",")
+    code, out, _ = run("solve", "-", input=text)
+    assert code == 0
+    assert out == solution_of(puzzle).replace(" ", ",")
+
+
 def test_solve_reads_stdin_and_python_m_works(run: CliRun) -> None:
     code, out, _ = run("solve", "-", input=SHIDOKU)
     assert code == 0

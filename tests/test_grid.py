@@ -35,7 +35,8 @@ def test_tokens_chars_and_line_formats_read_the_same_givens() -> None:
     chars = one("\n".join(row.replace(" ", "").replace("0", ".") for row in WIKI_ROWS))
     line = one("".join(row.replace(" ", "") for row in WIKI_ROWS) + "\n")
     dotted_line = one("".join(row.replace(" ", "").replace("0", ".") for row in WIKI_ROWS))
-    for other in (chars, line, dotted_line):
+    commas = one(WIKI.replace(" ", " , "))
+    for other in (chars, line, dotted_line, commas):
         assert np.array_equal(tokens, other)
     assert tokens[0, 0] == 5 and tokens[8, 8] == 9
 
@@ -47,8 +48,11 @@ def test_tokens_chars_and_line_formats_read_the_same_givens() -> None:
         "\n".join(row.replace(" ", "") for row in WIKI_ROWS) + "\n",
         "\n".join(row.replace(" ", "").replace("0", ".") for row in WIKI_ROWS) + "\n",
         "".join(row.replace(" ", "") for row in WIKI_ROWS) + "\n",
+        WIKI.replace(" ", ","),
+        WIKI.replace(" ", ", "),
+        WIKI.replace(" ", ";"),
     ],
-    ids=["tokens", "chars", "dotted-chars", "line"],
+    ids=["tokens", "chars", "dotted-chars", "line", "commas", "comma-space", "semicolons"],
 )
 def test_output_echoes_the_input_style(text: str) -> None:
     [puzzle] = read_puzzles(text=text)
@@ -119,6 +123,8 @@ def test_format_grid_aligns_columns_like_the_input() -> None:
         ("# only a comment\n", ParseError, "holds no puzzle"),
         ("1 2 3 4\n1 2 3\n0 0 0 0\n0 0 0 0\n", ParseError, r"line 2, column 6: ragged row"),
         ("1 2 3 4\n0 0 x 0\n0 0 0 0\n0 0 0 0\n", ParseError, r"line 2, column 5: unknown token"),
+        ("1,2,3,4\n0,0,x,0\n0,0,0,0\n0,0,0,0\n", ParseError, r"line 2, column 5: unknown token"),
+        ("1,2,3,4\n0,0,0\n0,0,0,0\n0,0,0,0\n", ParseError, r"line 2, column 6: ragged row"),
         ("1 2 3 5\n0 0 0 0\n0 0 0 0\n0 0 0 0\n", ParseError, r"line 1, column 7: value 5 is out"),
         (
             "1 0 0 1\n0 0 0 0\n0 0 0 0\n0 0 0 0\n",
