@@ -129,11 +129,11 @@ class Interval:
     low: float
     high: float
 
-    def text(self, digits: str) -> str:
-        """``value [low, high]`` in the format ``digits``; ``-`` when there is no estimate."""
+    def text(self, write: Callable[[float], str]) -> str:
+        """``value [low, high]``, each written by ``write``; ``-`` when there is no estimate."""
         if math.isnan(self.value):
             return "-"
-        return f"{self.value:{digits}} [{self.low:{digits}}, {self.high:{digits}}]"
+        return f"{write(self.value)} [{write(self.low)}, {write(self.high)}]"
 
     def record(self) -> list[float | None]:
         """``[value, low, high]`` for JSON, with None for nan."""
@@ -318,27 +318,49 @@ def fit_minimum(xs: Sequence[float], seconds: Sequence[float]) -> Fit | None:
 def table(summaries: Sequence[Summary]) -> str:
     """One aligned line per setting: its values, solved runs, success and times (95% intervals).
 
+    Times are written in the unit that suits the slowest setting, proposals with k, M or G.
+
     >>> runs = [Run(Setting(0.3), 0, s, True, 0.01 * (s + 1), 1000 * (s + 1)) for s in range(3)]
-    >>> print(table(summarize(runs)).splitlines()[1][:49])
-    0.3  3/3     1.00 [0.44, 1.00]  0.02 [0.01, 0.03]
+    >>> print("\\n".join(line[:45].rstrip() for line in table(summarize(runs)).splitlines()))
+    T    solved  success [95%]      mean ms [95%]
+    0.3  3/3     1.00 [0.44, 1.00]  20 [10, 30]
     """
     cooling = any(s.setting.alpha is not None for s in summaries)
+    unit, scale = _time_unit([s.mean_seconds.value for s in summaries])
     head = ["T0", "alpha"] if cooling else ["T"]
-    head += ["solved", "success [95%]", "mean s [95%]", "median s [95%]", "median proposals"]
+    head += ["solved", "success [95%]", f"mean {unit} [95%]", f"median {unit} [95%]"]
+    head += ["median proposals [95%]"]
     rows = [head]
     for s in summaries:
         row = [f"{s.setting.temperature:g}"] + ([f"{s.setting.alpha:g}"] if cooling else [])
         row += [
             f"{s.solved}/{s.runs}",
-            s.success.text(".2f"),
-            s.mean_seconds.text(".3g"),
-            s.median_seconds.text(".3g"),
-            s.median_proposals.text(".3g"),
+            s.success.text(lambda x: f"{x:.2f}"),
+            s.mean_seconds.text(lambda x: f"{x / scale:.3g}"),
+            s.median_seconds.text(lambda x: f"{x / scale:.3g}"),
+            s.median_proposals.text(_count),
         ]
         rows.append(row)
     widths = [max(len(row[k]) for row in rows) for k in range(len(head))]
     lines = ("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows)
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _time_unit(seconds: Sequence[float]) -> tuple[str, float]:
+    """``(unit, seconds per unit)`` for times up to the largest of ``seconds``."""
+    largest = max((x for x in seconds if not math.isnan(x)), default=1.0)
+    for unit, scale in (("s", 1.0), ("ms", 1e-3)):
+        if largest >= scale:
+            return unit, scale
+    return "µs", 1e-6
+
+
+def _count(x: float) -> str:
+    """A count in 3 digits: 950, 1.92k, 20.7k, 16M."""
+    for suffix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= scale:
+            return f"{x / scale:.3g}{suffix}"
+    return f"{x:.3g}"
 
 
 def fit_line(fit: Fit | None, name: str) -> str:
