@@ -301,8 +301,7 @@ def solve(
     if asked and method not in CHAIN_METHODS:
         raise NdokuError(
             f"{', '.join(asked)} {'steers' if len(asked) == 1 else 'steer'} a Monte-Carlo "
-            "chain: add --method metropolis, hybrid "
-            "or tempering"
+            "chain: add --method metropolis, hybrid or tempering"
         )
     options = Options(
         seed=seed,

@@ -81,9 +81,12 @@ class Puzzle:
         return self.units.of_cells(self.n_cells)
 
     def canvas(self, values: NDArray[np.integer]) -> IntArray:
-        """Cell values laid out on the canvas, ``MISSING`` where no cell exists."""
-        out = np.full(self.index.shape, MISSING, dtype=np.int32)
-        out[self.cell_rc[:, 0], self.cell_rc[:, 1]] = values
+        """Cell values laid out on the canvas, ``MISSING`` where no cell exists.
+
+        ``values`` of shape ``(..., cells)`` give canvases of shape ``(..., rows, cols)``.
+        """
+        out = np.full((*values.shape[:-1], *self.index.shape), MISSING, dtype=np.int32)
+        out[..., self.cell_rc[:, 0], self.cell_rc[:, 1]] = values
         return out
 
     def text(self, values: NDArray[np.integer] | None = None) -> str:

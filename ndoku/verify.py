@@ -108,10 +108,8 @@ def verify_all(puzzles: Sequence[Puzzle], values: Sequence[NDArray[np.integer] |
         givens = np.stack([puzzles[i].givens for i in members])
         bad = ((table < 1) | (table > size)).any(axis=1)
         bad |= ((givens != EMPTY) & (table != givens)).any(axis=1)
-        canvases = np.full((len(members), *first.index.shape), MISSING, dtype=table.dtype)
-        canvases[:, first.cell_rc[:, 0], first.cell_rc[:, 1]] = table
         full = np.arange(1, size + 1)
-        for _, _, _, lines in _sub_grid_units(layout, canvases):
+        for _, _, _, lines in _sub_grid_units(layout, first.canvas(table)):
             bad |= (np.sort(lines, axis=2) != full).any(axis=(1, 2))
         for k in np.flatnonzero(bad):
             verify(puzzles[members[k]], table[k])
