@@ -11,10 +11,20 @@ empty
 given
     A cell with a value in the puzzle text. Values are ``1..N`` inside ndoku.
 symbol
-    How a value is written: ``1``..``9``, ``10``.. or ``A``.. by default, or the characters of
-    a declared alphabet (``# symbols: 0-F``).
+    How a value is written; which symbol is which value is the grid's alphabet
+    (:mod:`ndoku.alphabet`). Here grids are read in the ``1-9A-…`` reading, or in a declared
+    alphabet (``# symbols: 0-F``); :mod:`ndoku.reading` reads them again when their symbols
+    say otherwise.
+written
+    The text of each token as it stands in the input (``0``, ``F``, ``12``, ``.``).
 style
-    How the text was written (tokens, characters, one line); output is written the same way.
+    How the text was written (tokens, characters, one line, a template of rules and bars);
+    output is written the same way.
+rule
+    A line of a pasted grid that only separates: ``------+------+------``, ``-----------``
+    between the rows of a Simple Sudoku ``.ss`` file, box-drawing lines (``├───┼───┤``).
+bar
+    A separator inside a row: ``|`` or a box-drawing ``│``; cells are read around it.
 
 Formats
 -------
@@ -24,16 +34,26 @@ tokens
 chars
     One row per line, one character per cell, no spaces (``53..7....`` would be read with
     ``.`` as a missing cell; see :mod:`ndoku.puzzle` for single grids).
+pasted
+    Either of those with rules and bars (``4 . . |. . . |8 . 5``), as forums, books and
+    Simple Sudoku write them, or a drawing such as ndoku's own ``--pretty`` output, whose
+    cells stand in aligned columns (a blank column is a missing cell, ``.`` an empty one).
+    The answer is written into the same template.
 line
     One puzzle per line: ``n⁴`` characters, row-major, ``0`` or ``.`` empty (a one-line puzzle
     has no missing cells). A file of such lines is a batch; anything after the puzzle on a
-    line (``,solution``, ``:count``, a rating) is ignored.
+    line (``,solution``, ``:count``, a rating) is ignored, and so is a first line of column
+    names (``quizzes,solutions``).
+sections
+    ``[Puzzle]`` starts the grid of a SadMan ``.sdk`` file; other sections (``[State]``) and
+    ``#A``-style metadata lines are skipped.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -43,23 +63,43 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from ndoku.alphabet import DIGITS, EMPTY, EMPTY_MARKS, parse_symbols
 from ndoku.errors import NdokuError, ParseError
 
-MISSING = -1
-EMPTY = 0
+__all__ = [
+    "DIGITS",
+    "EMPTY",
+    "HEADER_KEYS",
+    "LINE_LENGTHS",
+    "MISSING",
+    "Block",
+    "Grid",
+    "Header",
+    "Style",
+    "Template",
+    "decode",
+    "format_grid",
+    "header_key",
+    "parse",
+    "parse_symbols",
+    "read_file",
+]
 
-#: Default single-character symbols: ``DIGITS[v]`` writes value ``v`` (1..35).
-DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-#: Order used to expand ranges such as ``0-F`` or ``a-z`` in ``# symbols:``.
-_RANGE_ORDER = DIGITS + "abcdefghijklmnopqrstuvwxyz"
-#: Characters that always mean "empty" when an alphabet is declared.
-_EMPTY_MARKS = "-_"
+MISSING = -1
 #: Headers ndoku understands; ``# anything else`` is a comment.
 HEADER_KEYS = ("layout", "subgrids", "symbols", "box", "extra", "unit")
 #: One-line puzzle lengths: n⁴ characters for boxes of n×n (n = 2..6).
 LINE_LENGTHS = {n**4: n for n in range(2, 7)}
-_FIELD_END = re.compile(r"[\s,:;|]")
+#: Bars: separators inside a row.
+BARS = "|¦│┃║╎╏┆┇┊┋"
+#: Characters a rule may hold besides bars and spaces: dashes, crossings and box drawing.
+_RULE_MARKS = "-_=+*~" + "".join(chr(c) for c in range(0x2500, 0x2580) if chr(c) not in BARS)
+#: Of those, the ones no row of empty cells holds (``-`` and ``_`` are empty marks).
+_RULE_ONLY = set(_RULE_MARKS) - set("-_")
+_FIELD_END = re.compile(rf"[\s,:;{re.escape(BARS)}]")
 _HEADER = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
+_SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
+_COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+")
 
 
 @dataclass(frozen=True)
@@ -71,15 +111,24 @@ class Header:
 
 
 @dataclass(frozen=True)
+class Template:
+    """The lines of a pasted grid, to write an answer into: rules as they were, and for each
+    row its cells as ``(column, start, end)`` character spans of the line."""
+
+    lines: tuple[tuple[str, tuple[tuple[int, int, int], ...] | None], ...]
+
+
+@dataclass(frozen=True)
 class Style:
     """How a grid was written, so that the answer is written back the same way."""
 
     kind: Literal["tokens", "chars", "line"]
-    alphabet: str | None = None  # declared symbols: value v is written alphabet[v - 1]
+    alphabet: str | None = None  # value v is written alphabet[v - 1] (declared or inferred)
     letters: bool = False  # tokens: values 10.. written A.. as in the input
     aligned: bool = False  # tokens: columns right-aligned, as in the input
     empty: str = "0"  # how an empty cell is written back
     separator: str = " "  # tokens: what stands between two tokens of a row
+    template: Template | None = None  # pasted grids: the rules and bars the answer goes into
 
     def symbol(self, value: int) -> str:
         """The text of one value (``EMPTY`` gives the empty mark)."""
@@ -109,14 +158,18 @@ class Grid:
         ``MISSING``, ``EMPTY`` or a value ``1..``.
     where : ndarray of int32, shape (rows, cols, 2)
         Line and column (1-based) of each position in the text, for error messages.
+    written : ndarray of str, shape (rows, cols)
+        Each token as it stands in the text (``""`` for a blank column of a drawing).
     """
 
     values: NDArray[np.int32]
     where: NDArray[np.int32]
+    written: NDArray[np.str_]
     style: Style
     headers: Mapping[str, tuple[Header, ...]] = field(default_factory=dict)
     extra: tuple[Block, ...] = ()
     source: str = "<text>"
+    declared: bool = False  # the alphabet was declared (--symbols, # symbols:), not inferred
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -140,9 +193,18 @@ class Grid:
         line, column = self.where[row, col]
         return kind(message, int(line), int(column))
 
-    def with_values(self, values: NDArray[np.int32]) -> Grid:
-        """The same grid (style, positions, headers) holding other values."""
-        return Grid(values, self.where, self.style, self.headers, self.extra, self.source)
+    def with_values(self, values: NDArray[np.int32], style: Style | None = None) -> Grid:
+        """The same grid (positions, headers, text) holding other values (and style)."""
+        return Grid(
+            values,
+            self.where,
+            self.written,
+            style or self.style,
+            self.headers,
+            self.extra,
+            self.source,
+            self.declared,
+        )
 
 
 def decode(data: bytes, source: str = "<text>") -> str:
@@ -176,38 +238,6 @@ def read_file(path: str | Path) -> str:
     return decode(data, str(path))
 
 
-def parse_symbols(spec: str) -> str:
-    """Expand an alphabet such as ``0-F`` or ``1-9A-G`` into its characters.
-
-    >>> parse_symbols("0-F")
-    '0123456789ABCDEF'
-    >>> parse_symbols("1-9A-C")
-    '123456789ABC'
-    """
-    spec = "".join(spec.split())
-    out: list[str] = []
-    i = 0
-    while i < len(spec):
-        if i + 2 < len(spec) and spec[i + 1] == "-":
-            lo, hi = _RANGE_ORDER.find(spec[i]), _RANGE_ORDER.find(spec[i + 2])
-            if lo < 0 or hi < lo:
-                raise NdokuError(f"symbols: bad range {spec[i : i + 3]!r}")
-            out.extend(_RANGE_ORDER[lo : hi + 1])
-            i += 3
-        else:
-            out.append(spec[i])
-            i += 1
-    alphabet = "".join(out)
-    if len(alphabet) < 2:
-        raise NdokuError(f"symbols: {spec!r} declares fewer than two symbols")
-    bad = sorted(set(alphabet) & set(_EMPTY_MARKS + ".#"))
-    if bad:
-        raise NdokuError(f"symbols: {bad[0]!r} cannot be a symbol (it marks empty or missing)")
-    if len(set(alphabet)) != len(alphabet):
-        raise NdokuError(f"symbols: {spec!r} repeats a symbol")
-    return alphabet
-
-
 def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list[Grid]:
     """Read puzzle text: one grid, or a batch of one-line puzzles.
 
@@ -227,6 +257,9 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
     [[1, 0], [-1, 2]]
     >>> [g.values.shape for g in parse("0" * 81 + "\\n" + "." * 81)]
     [(9, 9), (9, 9)]
+    >>> [g] = parse("1 2 | 0 0\\n----+----\\n0 0 | 1 2\\n")  # a rule and bars
+    >>> g.values.tolist()
+    [[1, 2, 0, 0], [0, 0, 1, 2]]
     """
     headers, blocks = _split(text)
     spec = symbols if symbols is not None else _single(headers, "symbols")
@@ -234,12 +267,18 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
     if not blocks:
         raise ParseError(f"{source} holds no puzzle (no grid lines)")
     first = blocks[0]
-    # The first line decides: a one-line puzzle makes the file a batch (16 lines of 16
-    # characters excepted: that is a 16×16 grid).
-    if _line_puzzle(first.lines[0][1]) is not None and not _is_square_chars(first):
-        lines = [pair for block in blocks for pair in block.lines]
-        return [_parse_line(n, text, alphabet, headers, source) for n, text in lines]
-    return [_parse_block(first, blocks[1:], alphabet, headers, source)]
+    lines = [pair for block in blocks for pair in block.lines]
+    if len(lines) > 1 and _is_column_names(lines[0][1], lines[1][1]):
+        lines = lines[1:]  # quizzes,solutions: the names of the fields below
+    elif (
+        _line_puzzle(first.lines[0][1]) is None
+        or _is_rule(first.lines[0][1])
+        or _is_square_chars(first)
+    ):
+        # The first line decides: a one-line puzzle makes the file a batch (16 lines of 16
+        # characters excepted: that is a 16×16 grid).
+        return [_parse_block(first, blocks[1:], alphabet, headers, source)]
+    return [_parse_line(n, line, alphabet, headers, source) for n, line in lines]
 
 
 def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:
@@ -257,6 +296,8 @@ def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:
     if style.kind == "line":
         return "".join(text[v] for v in vals.ravel().tolist()) + "\n"
     table = [["." if v == MISSING else text[v] for v in row] for row in vals.tolist()]
+    if style.template is not None:
+        return _write_template(style.template, table)
     if style.kind == "chars":
         return "".join("".join(toks) + "\n" for toks in table)
     width = max(len(t) for toks in table for t in toks) if style.aligned else 1
@@ -264,31 +305,70 @@ def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:
     return "".join(joiner.join(t.rjust(width) for t in toks).rstrip() + "\n" for toks in table)
 
 
+def _write_template(template: Template, table: list[list[str]]) -> str:
+    """Each row's symbols written into its line, over the spans its cells had; a symbol wider
+    than its span takes the room from spaces before it, so aligned columns stay aligned."""
+    out = []
+    rows = iter(table)
+    for text, spans in template.lines:
+        if spans is None:
+            out.append(text)
+            continue
+        row = next(rows)
+        pieces = []
+        end = 0
+        for col, start, stop in spans:
+            gap = text[end:start]
+            symbol = row[col].rjust(stop - start)
+            wider = len(symbol) - (stop - start)
+            if 0 < wider < len(gap) - len(gap.rstrip(" ")):
+                gap = gap[:-wider]
+            pieces += [gap, symbol]
+            end = stop
+        out.append("".join(pieces) + text[end:])
+    return "".join(line + "\n" for line in out)
+
+
 # --- reading ----------------------------------------------------------------------------
 
 
 def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
-    """Headers, and the blocks of grid lines separated by blank lines."""
+    """Headers, and the blocks of grid lines separated by blank lines.
+
+    A ``[Puzzle]`` section line, when there is one, keeps the lines of other sections out.
+    """
     headers: dict[str, list[Header]] = {}
     blocks: list[Block] = []
     current: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw.rstrip("\r")
+    lines = [raw.rstrip("\r") for raw in text.split("\n")]
+    has_puzzle = any(_section(line) == "puzzle" for line in lines)
+    skipping = False
+    for number, line in enumerate(lines, start=1):
         stripped = line.strip()
-        if stripped.startswith("#"):
+        section = _section(stripped)
+        if section is not None:
+            skipping = has_puzzle and section != "puzzle"
+        elif stripped.startswith("#"):
             key = header_key(stripped)
             if key is not None:
                 value = stripped.split(":", 1)[1].strip()
                 headers.setdefault(key, []).append(Header(number, value))
             continue
-        if stripped:
+        elif stripped and not skipping:
             current.append((number, line))
-        elif current:
+            continue
+        if current:
             blocks.append(Block(tuple(current)))
             current = []
     if current:
         blocks.append(Block(tuple(current)))
     return {k: tuple(v) for k, v in headers.items()}, blocks
+
+
+def _section(line: str) -> str | None:
+    """The name of a ``[Section]`` line, lower case, or None."""
+    match = _SECTION.match(line.strip())
+    return match[1].lower() if match else None
 
 
 def header_key(line: str) -> str | None:
@@ -317,6 +397,17 @@ def _line_puzzle(text: str) -> str | None:
     return head if len(head) in LINE_LENGTHS else None
 
 
+def _is_column_names(text: str, below: str) -> bool:
+    """A first line naming the fields of the one-line puzzles below (``quizzes,solutions``):
+    words, not as long as the line below (a row of letters of a grid would be)."""
+    fields = re.split(r"[\s,;]+", text.strip())
+    return (
+        _line_puzzle(below) is not None
+        and len(text.strip()) != len(below.strip())
+        and all(_COLUMN_NAME.fullmatch(f) for f in fields)
+    )
+
+
 def _is_square_chars(block: Block) -> bool:
     """A block of k lines of k characters is a grid, not k one-line puzzles (k = 16)."""
     widths = {len(text.strip()) for _, text in block.lines}
@@ -329,7 +420,7 @@ def _token_value(
     """The value of one token and whether it was written as a letter."""
     if token == ".":
         return (EMPTY if one_line else MISSING), False
-    if token in _EMPTY_MARKS:
+    if token in EMPTY_MARKS:
         return EMPTY, False
     if alphabet is not None:
         if len(token) == 1 and token in alphabet:
@@ -348,7 +439,7 @@ def _token_value(
         return DIGITS.index(token), True
     raise ParseError(
         f"unknown token {token!r}: expected 0 for an empty cell, . for a missing one, "
-        "or a symbol (1, 2, … or A=10, B=11, …; declare others with '# symbols: …')",
+        "or a symbol (1, 2, … or A=10, B=11, …; or 0-F, A-Y, declared with '# symbols: …')",
         line,
         column,
     )
@@ -381,41 +472,54 @@ def _parse_line(
             1 + len(text) - len(text.lstrip()),
         )
     offset = len(text) - len(text.lstrip())
-    size = LINE_LENGTHS[len(puzzle)] ** 2
+    side = LINE_LENGTHS[len(puzzle)] ** 2
     codes = np.frombuffer(puzzle.encode("utf-8"), dtype=np.uint8)
     values = _line_table(alphabet)[codes]
     if len(codes) != len(puzzle) or (values < 0).any():  # let the slow path name the culprit
         values = np.empty(len(puzzle), dtype=np.int32)
         for i, ch in enumerate(puzzle):
             values[i] = _token_value(ch, alphabet, number, offset + i + 1, one_line=True)[0]
-    where = np.empty((size, size, 2), dtype=np.int32)
+    where = np.empty((side, side, 2), dtype=np.int32)
     where[..., 0] = number
-    where[..., 1] = offset + 1 + np.arange(size * size).reshape(size, size)
+    where[..., 1] = offset + 1 + np.arange(side * side).reshape(side, side)
+    written = np.frombuffer(puzzle.encode("utf-32-le"), dtype="<U1").reshape(side, side)
     empty = "." if "." in puzzle and "0" not in puzzle else "0"
     style = Style("line", alphabet=alphabet, empty="-" if alphabet and "0" in alphabet else empty)
-    return Grid(values.reshape(size, size), where, style, headers, (), source)
+    declared = alphabet is not None
+    return Grid(values.reshape(side, side), where, written, style, headers, (), source, declared)
 
 
-def _separator(block: Block) -> str | None:
+def _separator(lines: Sequence[str]) -> str | None:
     """``,`` or ``;`` when every row of a grid block has one between its tokens."""
     for mark in ",;":
-        if all(mark in text for _, text in block.lines):
+        if lines and all(mark in text for text in lines):
             return mark
     return None
 
 
-def _tokens(
-    block: Block, spaced: bool, separator: str | None
-) -> Iterator[tuple[int, list[tuple[int, str]]]]:
-    """``(line, [(column, token), …])`` for each line of a grid block."""
-    token = re.compile(rf"[^\s{separator}]+" if separator else r"\S+")
-    for number, text in block.lines:
-        if spaced:
-            found = [(m.start() + 1, m.group()) for m in token.finditer(text)]
-        else:
-            start = len(text) - len(text.lstrip())
-            found = [(start + i + 1, ch) for i, ch in enumerate(text.strip())]
-        yield number, found
+def _is_rule(text: str, strict: bool = True) -> bool:
+    """A line of rule marks, bars and spaces; ``strict``: one no row of empty cells could be
+    (it holds a mark other than ``-`` and ``_``)."""
+    marks = {ch for ch in text if not ch.isspace()}
+    if not marks or not marks <= set(_RULE_MARKS + BARS):
+        return False
+    return not strict or bool(marks & _RULE_ONLY)
+
+
+Span = tuple[int, int, str]  # start, end (character positions in the line), token
+
+
+def _spans(text: str, spaced: bool, separator: str | None) -> list[Span]:
+    """The tokens of a row line with their positions: bars and separators between them."""
+    if spaced:
+        splitter = rf"[^\s{re.escape(BARS)}{separator or ''}]+"
+        return [(m.start(), m.end(), m.group()) for m in re.finditer(splitter, text)]
+    return [(i, i + 1, ch) for i, ch in enumerate(text) if not ch.isspace() and ch not in BARS]
+
+
+def _spaced(text: str) -> bool:
+    """Whether a row separates two cells by spaces (tokens) rather than by nothing (chars)."""
+    return re.search(rf"[^\s{re.escape(BARS)}]\s+[^\s{re.escape(BARS)}]", text) is not None
 
 
 def _parse_block(
@@ -425,37 +529,106 @@ def _parse_block(
     headers: Mapping[str, tuple[Header, ...]],
     source: str,
 ) -> Grid:
-    separator = _separator(block)
-    spaced = separator is not None or any(len(text.split()) > 1 for _, text in block.lines)
-    rows = list(_tokens(block, spaced, separator))
-    width = len(rows[0][1])
-    for number, toks in rows:
-        if len(toks) != width:
-            column = toks[-1][0] + len(toks[-1][1]) if toks else 1
-            unit = "tokens" if spaced else "characters"
-            raise ParseError(
-                f"ragged row: {len(toks)} {unit}, expected {width} like line {rows[0][0]}",
-                number,
-                column,
-            )
-    values = np.empty((len(rows), width), dtype=np.int32)
+    lines = block.lines
+    content = [(n, t) for n, t in lines if not _is_rule(t, strict=False)]
+    dashed = [(n, t) for n, t in lines if _is_rule(t, strict=False) and not _is_rule(t)]
+    separator = _separator([t for _, t in content])
+    shown = content or dashed
+    spaced = separator is not None or any(_spaced(t) for _, t in shown)
+    found = {n: _spans(t, spaced, separator) for n, t in content + dashed}
+    # A line of dashes is a row of empty cells when it has as many as the other rows.
+    common = Counter(len(found[n]) for n, _ in content).most_common(1)
+    keep = {n for n, _ in content} | {
+        n for n, _ in dashed if not common or len(found[n]) == common[0][0]
+    }
+    rows = [(n, t, found[n]) for n, t in lines if n in keep]
+    bars = any(ch in BARS for _, t, _ in rows for ch in t)
+    columns = _columns(rows, spaced) if bars else None
+    drawn = columns is not None and len(set(map(len, columns))) > 1
+    width = max(map(len, columns)) if columns is not None and drawn else len(rows[0][2])
+    if not drawn:
+        columns = [list(range(len(spans))) for _, _, spans in rows]
+        for number, _, spans in rows:
+            if len(spans) != width:
+                column = spans[-1][1] + 1 if spans else 1
+                unit = "tokens" if spaced else "characters"
+                raise ParseError(
+                    f"ragged row: {len(spans)} {unit}, expected {width} like line {rows[0][0]}",
+                    number,
+                    column,
+                )
+    assert columns is not None
+    values = np.full((len(rows), width), MISSING, dtype=np.int32)
     where = np.empty((len(rows), width, 2), dtype=np.int32)
+    written = np.full((len(rows), width), "", dtype=object)
     letters = False
-    for r, (number, toks) in enumerate(rows):
-        for c, (column, token) in enumerate(toks):
-            values[r, c], letter = _token_value(token, alphabet, number, column, one_line=False)
+    empties: Counter[str] = Counter()
+    for r, ((number, _, spans), cols) in enumerate(zip(rows, columns, strict=True)):
+        where[r, :, 0] = number
+        where[r, :, 1] = spans[-1][0] + 1 if spans else 1
+        for (start, _, token), c in zip(spans, cols, strict=True):
+            # In a drawing a missing cell is blank, so a dot is an empty cell.
+            values[r, c], letter = _token_value(token, alphabet, number, start + 1, drawn)
             letters |= letter
-            where[r, c] = number, column
+            where[r, c, 1] = start + 1
+            written[r, c] = token
+            if values[r, c] == EMPTY:
+                empties[token] += 1
+    if letters and any(len(t) > 1 for t in written.ravel()):
+        r, c = np.argwhere(np.vectorize(len)(written) > 1)[0]
+        raise ParseError(
+            "symbols written two ways: letters (A = 10) and numbers above 9 "
+            f"({written[r, c]}); write every symbol one way",
+            int(where[r, c, 0]),
+            int(where[r, c, 1]),
+        )
+    template = None
+    if bars or len(rows) < len(lines):
+        spans_of = {
+            n: tuple((c, start, end) for (start, end, _), c in zip(spans, cols, strict=True))
+            for (n, _, spans), cols in zip(rows, columns, strict=True)
+        }
+        template = Template(tuple((t, spans_of.get(n)) for n, t in lines))
+    zero_symbol = alphabet is not None and "0" in alphabet
+    default_empty = "." if drawn else "-" if zero_symbol else "0"
     style = Style(
         "tokens" if spaced else "chars",
         alphabet=alphabet,
         letters=letters,
-        aligned=len({len(text.rstrip()) for _, text in block.lines}) == 1,
-        empty="-" if alphabet and "0" in alphabet else "0",
+        aligned=len({len(t.rstrip()) for _, t, _ in rows}) == 1,
+        empty=empties.most_common(1)[0][0] if empties else default_empty,
         # written back as the first row has it: "5,3,0" or "5, 3, 0"
-        separator=" " if separator is None else _joiner(block.lines[0][1], separator),
+        separator=" " if separator is None else _joiner(rows[0][1], separator),
+        template=template,
     )
-    return Grid(values, where, style, headers, tuple(extra), source)
+    return Grid(
+        values,
+        where,
+        written.astype(str),
+        style,
+        headers,
+        tuple(extra),
+        source,
+        alphabet is not None,
+    )
+
+
+def _columns(rows: Sequence[tuple[int, str, list[Span]]], spaced: bool) -> list[list[int]] | None:
+    """The canvas column of each token of a drawing whose rows are not all full.
+
+    Cells stand in columns: a token's column is the rank of its right end among the right
+    ends of all tokens (ndoku's drawings right-align wide symbols). None when tokens of two
+    columns overlap, so the rows are just ragged.
+    """
+    ends = sorted({end for _, _, spans in rows for _, end, _ in spans})
+    rank = {end: k for k, end in enumerate(ends)}
+    first_start = [ends[-1] if ends else 0] * len(ends)
+    for _, _, spans in rows:
+        for start, end, _ in spans:
+            first_start[rank[end]] = min(first_start[rank[end]], start)
+    if any(first_start[k] < ends[k - 1] for k in range(1, len(ends))):
+        return None
+    return [[rank[end] for _, end, _ in spans] for _, _, spans in rows]
 
 
 def _joiner(text: str, separator: str) -> str:

@@ -14,7 +14,6 @@ canvas
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -23,10 +22,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.errors import ConflictError, LayoutError, ParseError
-from ndoku.grid import DIGITS, EMPTY, MISSING, Grid, format_grid, parse, read_file
-from ndoku.layout import Layout, layout_of
-from ndoku.peers import BOX, KIND_NAMES, Units, build_units, graph_csr, number_cells, peer_graph
+from ndoku.errors import ConflictError, ParseError
+from ndoku.grid import DIGITS, MISSING, Grid, format_grid, parse, read_file
+from ndoku.layout import Layout
+from ndoku.peers import BOX, KIND_NAMES, Units, graph_csr, peer_graph
+from ndoku.reading import Frame, read_batch, read_grid, repeated
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -131,32 +131,22 @@ def read_puzzles(
         text = read_file(path)
     source = "<stdin>" if str(path) == "-" else str(path if path is not None else "<text>")
     # One-line puzzles of one length have one layout (a full n²×n² grid): build it once.
-    frames: dict[tuple[int, int], _Frame] = {}
+    frames: dict[tuple[int, int], Frame] = {}
+    grids = parse(text, source, symbols)
+    if grids[0].style.kind == "line":
+        grids = read_batch(grids)
     return [
-        from_grid(grid, layout, frames if grid.style.kind == "line" else None)
-        for grid in parse(text, source, symbols)
+        from_grid(grid, layout, frames if grid.style.kind == "line" else None) for grid in grids
     ]
 
 
-@dataclass(frozen=True, eq=False)
-class _Frame:
-    """What puzzles of one layout share."""
-
-    layout: Layout
-    index: IntArray
-    cell_rc: IntArray
-    units: Units
-
-
 def from_grid(
-    grid: Grid, layout: str | None = None, frames: dict[tuple[int, int], _Frame] | None = None
+    grid: Grid, layout: str | None = None, frames: dict[tuple[int, int], Frame] | None = None
 ) -> Puzzle:
     """Build and check a :class:`Puzzle` from a parsed grid (``frames``: layouts to share)."""
     frame = frames.get(grid.shape) if frames is not None else None
     if frame is None:
-        found, grid = _find_layout(grid, layout)
-        index, cell_rc = number_cells(found.mask)
-        frame = _Frame(found, index, cell_rc, build_units(found, index))
+        frame, grid = read_grid(grid, layout)
         if frames is not None:
             frames[grid.shape] = frame
     _check_values(grid, frame.layout)
@@ -165,34 +155,6 @@ def from_grid(
     puzzle = Puzzle(grid, frame.layout, frame.index, cell_rc, givens, frame.units)
     _check_givens(puzzle)
     return puzzle
-
-
-def _find_layout(grid: Grid, override: str | None) -> tuple[Layout, Grid]:
-    """The layout; a square canvas that is one grid once ``.`` reads as empty is taken so."""
-    try:
-        return layout_of(grid, override), grid
-    except LayoutError as error:
-        rows, cols = grid.shape
-        declared = override is not None or grid.header("layout") or grid.header("subgrids")
-        if declared or rows != cols or not (grid.values == MISSING).any():
-            raise
-        first_error = error
-    # A single grid has no missing cells, so its dots are empty cells (as in one-line files).
-    dotted = Grid(
-        np.where(grid.values == MISSING, EMPTY, grid.values).astype(np.int32),
-        grid.where,
-        dataclasses.replace(grid.style, empty="."),
-        grid.headers,
-        grid.extra,
-        grid.source,
-    )
-    try:
-        layout = layout_of(dotted)
-    except LayoutError:
-        raise first_error from None
-    if layout.corners != ((0, 0),) or layout.size != rows:
-        raise first_error
-    return layout, dotted
 
 
 def _check_values(grid: Grid, layout: Layout) -> None:
@@ -237,10 +199,8 @@ def _check_givens(puzzle: Puzzle) -> None:
     """Two equal givens in one unit: name both cells."""
     units = puzzle.units
     size = puzzle.size
-    if len(units.cells) == size * len(units):  # every unit has N cells: check all at once
-        ordered = np.sort(puzzle.givens[units.cells].reshape(-1, size), axis=1)
-        if not ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > 0)).any():
-            return
+    if not repeated(units, size, puzzle.givens[np.newaxis])[0]:
+        return
     for u in range(len(units)):
         cells = units[u]
         vals = puzzle.givens[cells]

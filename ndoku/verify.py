@@ -1,9 +1,12 @@
-"""Independent check of a solution: every given kept, every unit a permutation of 1..N.
+"""Independent check of a solution: every given kept as written, every unit a permutation.
 
 This deliberately does not use the unit and peer arrays the solvers use: it re-reads the
 rows, columns and boxes straight from the layout's corners on the canvas, the regions from
 the region map and the extra units from their declared cells, so a bug in building units
-cannot hide a wrong answer.
+cannot hide a wrong answer. And it compares the answer as it will be printed with the text
+of the puzzle: each given is printed exactly as it was written, and each cell read as empty
+was written with an empty mark that is no symbol of the answer (a ``0`` read as empty in a
+``0-F`` grid would be a given dropped).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from ndoku.errors import VerificationError
 from ndoku.grid import EMPTY, MISSING
 from ndoku.layout import Layout
 from ndoku.puzzle import Puzzle
+
+#: What an empty cell may be written as: a dot, dash, underscore or zero (when 0 is no symbol).
+_EMPTY_MARKS = [".", "-", "_", "0"]
 
 
 def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
@@ -40,6 +46,18 @@ def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
         found.append(
             f"{puzzle.grid.locate(r, c)}: given {given[r, c]} was changed to {canvas[r, c]}"
         )
+    one = np.asarray(values)[np.newaxis]
+    misprinted = _misprinted(puzzle, one, _written([puzzle]), puzzle.givens[np.newaxis])
+    for cell in np.flatnonzero(misprinted[0]):
+        r, c = puzzle.cell_rc[cell]
+        token = puzzle.grid.written[r, c]
+        shown = puzzle.grid.style.symbol(int(np.clip(values[cell], 1, size)))
+        what = (
+            f"given {token} is printed as {shown}"
+            if puzzle.givens[cell]
+            else (f"{token} was read as an empty cell, but it is a symbol of the answer")
+        )
+        found.append(f"{puzzle.grid.locate(r, c)}: {what}")
     full = np.arange(1, size + 1)
     layout = puzzle.layout
     for r0, c0, name, lines in _sub_grid_units(layout, canvas[np.newaxis]):
@@ -80,6 +98,29 @@ def _sub_grid_units(
             yield r0, c0, "box", boxes.reshape(grids, size, size)
 
 
+def _misprinted(
+    puzzle: Puzzle,
+    table: NDArray[np.integer],
+    written: NDArray[np.str_],
+    givens: NDArray[np.integer],
+) -> NDArray[np.bool_]:
+    """Per grid and cell of ``table`` ``(grids, cells)``: a given not printed as written
+    (``written``, ``givens``: the grids' tokens and givens per cell), or a cell read as empty
+    whose token is no empty mark, or a symbol of the answer. ``puzzle``: the grids' style."""
+    style = puzzle.grid.style
+    printed = np.array([style.symbol(v) for v in range(puzzle.size + 1)])
+    shown = printed[np.clip(table, 0, puzzle.size)]
+    empty_mark = np.isin(written, _EMPTY_MARKS) & ~np.isin(written, printed[1:])
+    return np.where(givens > 0, shown != written, ~empty_mark)
+
+
+def _written(puzzles: Sequence[Puzzle]) -> NDArray[np.str_]:
+    """The tokens of each cell of puzzles of one layout, ``(grids, cells)``."""
+    first = puzzles[0]
+    rows, cols = first.cell_rc[:, 0], first.cell_rc[:, 1]
+    return np.stack([p.grid.written for p in puzzles])[:, rows, cols]
+
+
 def verify_all(puzzles: Sequence[Puzzle], values: Sequence[NDArray[np.integer] | None]) -> None:
     """:func:`verify` every puzzle whose values are not None; a batch of one layout at once.
 
@@ -108,6 +149,8 @@ def verify_all(puzzles: Sequence[Puzzle], values: Sequence[NDArray[np.integer] |
         givens = np.stack([puzzles[i].givens for i in members])
         bad = ((table < 1) | (table > size)).any(axis=1)
         bad |= ((givens != EMPTY) & (table != givens)).any(axis=1)
+        group = [puzzles[i] for i in members]
+        bad |= _misprinted(first, table, _written(group), givens).any(axis=1)
         full = np.arange(1, size + 1)
         for _, _, _, lines in _sub_grid_units(layout, first.canvas(table)):
             bad |= (np.sort(lines, axis=2) != full).any(axis=(1, 2))

@@ -1,0 +1,315 @@
+"""How a grid is read: the alphabet of its symbols and the sub-grids of its shape, together.
+
+The two decide each other. The sub-grids give N, and N decides which alphabets fit (a 16×16
+is ``0-F`` or ``1-9A-G``, a 25×25 ``A-Y``, ``1-9A-P`` or ``0-O``); where only the shape says
+where the sub-grids are, their size follows from the largest value. So each reading of
+:mod:`ndoku.alphabet` that reads every token is tried with the layout its values give, and
+*fits* when N is one of its sizes and no value exceeds N. Then:
+
+1. ``0`` is empty only where no reading makes it a symbol: when ``0`` is written and a
+   reading that makes it a symbol fits, with no two ``0`` in one unit, it wins (a 16×16 with
+   ``0`` among its givens and ``.`` for empty cells is ``0-F``).
+2. Readings that give the grid the same values are one; the first of
+   :data:`~ndoku.alphabet.READINGS` names it (an empty layout is read ``1-9A-…``).
+3. Two readings left is an :class:`~ndoku.alphabet.AlphabetError` that names both and says
+   how to choose (``# symbols:`` or ``--symbols``).
+
+A dot is a missing cell, unless the canvas is square and reads as one grid only with its dots
+empty (``53..7....``); with a declared alphabet of N symbols an N×N canvas is one grid. A
+declared alphabet (``--symbols``, ``# symbols:``) is the only reading tried.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.alphabet import (
+    EMPTY_MARKS,
+    ONE_BASED,
+    READINGS,
+    UNREADABLE,
+    AlphabetError,
+    Reading,
+)
+from ndoku.errors import LayoutError
+from ndoku.grid import EMPTY, MISSING, Grid
+from ndoku.layout import Layout, layout_of
+from ndoku.peers import Units, build_units, number_cells
+
+IntArray = NDArray[np.int32]
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """A layout with its cells numbered and its units built: what puzzles of one layout share.
+
+    Attributes
+    ----------
+    index : ndarray of int32, shape (rows, cols)
+        Cell number of each canvas position, -1 where missing.
+    cell_rc : ndarray of int32, shape (cells, 2)
+        Canvas row and column of each cell.
+    """
+
+    layout: Layout
+    index: IntArray
+    cell_rc: IntArray
+    units: Units
+
+    @classmethod
+    def of(cls, layout: Layout) -> Frame:
+        index, cell_rc = number_cells(layout.mask)
+        return cls(layout, index, cell_rc, build_units(layout, index))
+
+    def givens(self, grids: Sequence[Grid]) -> IntArray:
+        """The cell values of grids of this layout, ``(grids, cells)``."""
+        rows, cols = self.cell_rc[:, 0], self.cell_rc[:, 1]
+        return np.stack([g.values[rows, cols] for g in grids]).astype(np.int32)
+
+    def repeated(self, givens: IntArray) -> NDArray[np.bool_]:
+        """Per row of ``givens`` ``(grids, cells)``: whether a unit holds a value twice."""
+        return repeated(self.units, self.layout.size, givens)
+
+
+def repeated(units: Units, size: int, givens: IntArray) -> NDArray[np.bool_]:
+    """Per row of ``givens`` ``(grids, cells)``: whether one of the units (of N cells each)
+    holds a value twice.
+
+    >>> from ndoku.layout import load_layout
+    >>> frame = Frame.of(load_layout("4x4"))
+    >>> repeated(frame.units, 4, np.array([[1, 0, 0, 1] + [0] * 12, [1, 0, 0, 2] + [0] * 12]))
+    array([ True, False])
+    """
+    ordered = np.sort(givens[:, units.cells].reshape(len(givens), -1, size), axis=2)
+    twice = (ordered[:, :, 1:] == ordered[:, :, :-1]) & (ordered[:, :, 1:] > 0)
+    return twice.any(axis=(1, 2))  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, eq=False)
+class _Fit:
+    reading: Reading | None  # None: the declared alphabet
+    layout: Layout
+    grid: Grid
+
+
+def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
+    """The frame of a parsed grid and the grid as read (its values, its alphabet, its dots).
+
+    When no reading fits, the ``1-9A-…`` (or declared) reading is returned with the first
+    layout found, so that the caller's checks say what is wrong with it (a value out of
+    range); with no layout at all, the first :class:`~ndoku.errors.LayoutError` is raised.
+
+    Examples
+    --------
+    >>> from ndoku.grid import parse
+    >>> hexa = "0123456789ABCDEF"  # a full 16×16 sudoku written 0-F, one cell left empty
+    >>> rows = ["".join(hexa[(4 * (r % 4) + r // 4 + c) % 16] for c in range(16))
+    ...         for r in range(16)]
+    >>> rows[1] = "." + rows[1][1:]
+    >>> [hexa] = parse("\\n".join(rows))
+    >>> frame, read = read_grid(hexa)
+    >>> frame.layout.size, read.style.alphabet, int(read.values[0, 0]), int(read.values[1, 0])
+    (16, '0123456789ABCDEF', 1, 0)
+    """
+    dotted = _dotted(grid, override)
+    declared_single = (
+        dotted is not None
+        and grid.declared
+        and grid.style.alphabet is not None
+        and grid.shape[0] == len(grid.style.alphabet)
+    )
+    structures = [dotted] if declared_single else [grid, dotted]
+    fallback: tuple[Layout, Grid] | None = None
+    first_error: LayoutError | None = None
+    for structure in structures:
+        if structure is None:
+            continue
+        fits: list[_Fit] = []
+        layouts: dict[int, Layout] = {}
+        for reading, candidate in _readings(structure):
+            top = int(candidate.values.max(initial=0))
+            if top not in layouts:
+                try:
+                    layouts[top] = layout_of(candidate, override if structure is grid else None)
+                except LayoutError as error:
+                    first_error = first_error or error
+                    continue
+            layout = layouts[top]
+            if structure is not grid and (
+                layout.corners != ((0, 0),) or layout.size != len(grid.values)
+            ):
+                continue  # dots are empty only in one grid filling the square
+            if fallback is None and reading in (None, ONE_BASED):
+                fallback = (layout, candidate)
+            if reading is None or (layout.size in reading.sizes and top <= layout.size):
+                fits.append(_Fit(reading, layout, candidate))
+        chosen = _choose(fits, structure) if fits else None
+        if chosen is not None:
+            return chosen
+    if fallback is not None:
+        return Frame.of(fallback[0]), fallback[1]
+    assert first_error is not None
+    raise first_error
+
+
+def read_batch(grids: Sequence[Grid]) -> list[Grid]:
+    """One-line puzzles of one file, read in the one alphabet that fits them all.
+
+    The rules are those of :func:`read_grid` over the whole file; ``0`` counts as a symbol
+    unless it repeats in a unit in most of the puzzles that write it.
+    """
+    if not grids or grids[0].declared:
+        return list(grids)
+    side = grids[0].shape[0]
+    possible = [r for r in READINGS if side in r.sizes]
+    if possible == [ONE_BASED]:
+        return list(grids)
+    tokens = np.unique(np.concatenate([g.written.ravel() for g in grids]))
+    tables = {}
+    for reading in possible:
+        table = _table(reading, tokens)
+        top = max(table.values(), default=0)
+        if UNREADABLE not in table.values() and top <= side:
+            tables[reading] = table
+    if list(tables) == [ONE_BASED]:
+        return list(grids)
+    readings = list(tables)
+    if "0" in tokens:
+        zero = [r for r in readings if r.zero_is_symbol]
+        if zero and _zero_repeats(grids, Frame.of(layout_of(grids[0]))):
+            readings = [r for r in readings if not r.zero_is_symbol]
+        elif zero:
+            readings = zero
+    readings = [
+        r for k, r in enumerate(readings) if tables[r] not in [tables[q] for q in readings[:k]]
+    ]
+    if not readings:
+        return list(grids)  # nothing fits: the 1-9A-… reading says what is wrong
+    if len(readings) > 1:
+        raise _ambiguous(readings[0], readings[1], side, grids[0])
+    reading = readings[0]
+    if reading is ONE_BASED:
+        return list(grids)
+    table = tables[reading]
+    style = dataclasses.replace(
+        grids[0].style,
+        alphabet=reading.alphabet(side),
+        empty=_empty_mark(grids[0], table),
+    )
+    return [g.with_values(_decode(g, table), style) for g in grids]
+
+
+def _dotted(grid: Grid, override: str | None) -> Grid | None:
+    """The grid with its dots read as empty cells, when it may be one square grid."""
+    rows, cols = grid.shape
+    declared = override is not None or grid.header("layout") or grid.header("subgrids")
+    if declared or rows != cols or not (grid.values == MISSING).any():
+        return None
+    values = np.where(grid.values == MISSING, EMPTY, grid.values).astype(np.int32)
+    return grid.with_values(values, dataclasses.replace(grid.style, empty="."))
+
+
+def _readings(grid: Grid) -> Iterator[tuple[Reading | None, Grid]]:
+    """Each reading that reads every token, with the grid's values in it."""
+    if grid.declared:
+        yield None, grid
+        return
+    tokens = np.unique(grid.written)
+    for reading in READINGS:
+        table = _table(reading, tokens)
+        if UNREADABLE in table.values() or (reading is not ONE_BASED and not table):
+            continue  # unreadable, or nothing but dots: read as every reading reads it
+        # The 1-9A-… reading is how the grid was parsed; others are read again.
+        yield reading, grid if reading is ONE_BASED else grid.with_values(_decode(grid, table))
+
+
+def _table(reading: Reading, tokens: NDArray[np.str_]) -> dict[str, int]:
+    """The value of each token but dots and blanks (where the shape decides)."""
+    return {str(t): reading.value(str(t)) for t in tokens if t not in (".", "")}
+
+
+def _decode(grid: Grid, table: dict[str, int]) -> IntArray:
+    keys = np.array(list(table), dtype=grid.written.dtype)
+    order = np.argsort(keys)
+    found = np.searchsorted(keys[order], grid.written).clip(0, len(keys) - 1)
+    values = np.array(list(table.values()), dtype=np.int32)[order][found]
+    # Dots and blank columns keep what the parse (or the dotted structure) made of them.
+    known = keys[order][found] == grid.written
+    return np.where(known, values, grid.values).astype(np.int32)
+
+
+def _zero_repeats(grids: Sequence[Grid], frame: Frame) -> bool:
+    """Whether ``0`` stands twice in one unit in most of the grids that write it (then it is
+    their empty mark: a symbol never repeats in a valid puzzle)."""
+    rows, cols = frame.cell_rc[:, 0], frame.cell_rc[:, 1]
+    zero = np.stack([g.written[rows, cols] == "0" for g in grids]).astype(np.int32)
+    writes = zero.any(axis=1)
+    repeats = frame.repeated(zero)
+    return int(repeats.sum()) * 2 > int(writes.sum())
+
+
+def _choose(fits: list[_Fit], structure: Grid) -> tuple[Frame, Grid] | None:
+    """Rules 1 to 3 of the module docstring over the readings that fit; None when none is
+    left once readings with two equal givens in a unit are dropped."""
+    frames = {id(f.layout): Frame.of(f.layout) for f in fits}  # a few readings at most
+    fits = [f for f in fits if not _repeats(f.grid, frames[id(f.layout)])]
+    if (structure.written == "0").any():
+        fits = [f for f in fits if f.reading is not None and f.reading.zero_is_symbol] or fits
+    distinct: list[_Fit] = []
+    for fit in fits:
+        if not any(_same(fit, other) for other in distinct):
+            distinct.append(fit)
+    if len(distinct) > 1:
+        a, b = distinct[0], distinct[1]
+        assert a.reading is not None and b.reading is not None  # a declared one is alone
+        raise _ambiguous(a.reading, b.reading, a.layout.size, structure)
+    if not distinct:
+        return None
+    fit = distinct[0]
+    grid = fit.grid
+    if fit.reading is not None and fit.reading is not ONE_BASED:
+        table = {str(t): fit.reading.value(str(t)) for t in np.unique(grid.written)}
+        style = dataclasses.replace(
+            grid.style,
+            alphabet=fit.reading.alphabet(fit.layout.size),
+            empty=_empty_mark(grid, table),
+        )
+        grid = grid.with_values(grid.values, style)
+    return frames[id(fit.layout)], grid
+
+
+def _repeats(grid: Grid, frame: Frame) -> bool:
+    return bool(frame.repeated(frame.givens([grid]))[0])
+
+
+def _same(a: _Fit, b: _Fit) -> bool:
+    return a.layout.corners == b.layout.corners and np.array_equal(a.grid.values, b.grid.values)
+
+
+def _empty_mark(grid: Grid, table: dict[str, int]) -> str:
+    """How the grid writes its empty cells in a reading where ``0`` may be a symbol."""
+    marks = Counter(
+        str(t) for t in grid.written[grid.values == EMPTY].ravel() if table.get(str(t)) == EMPTY
+    )
+    if marks:
+        return marks.most_common(1)[0][0]
+    return grid.style.empty if grid.style.empty in EMPTY_MARKS else "-"
+
+
+def _ambiguous(a: Reading, b: Reading, size: int, grid: Grid) -> AlphabetError:
+    def how(reading: Reading) -> str:
+        zero = "0 is a symbol" if reading.zero_is_symbol else "0 is empty"
+        return f"{reading.name(size)} ({zero})"
+
+    first = a.name(size)
+    return AlphabetError(
+        f"the symbols of this {size}×{size} grid read two ways, as {how(a)} or as {how(b)}: "
+        f"say which with a '# symbols: {first}' line or --symbols {first}",
+        int(grid.where[0, 0, 0]),
+    )
