@@ -610,15 +610,18 @@ def _json_record(path: str, number: int, batch: bool, outcome: Any, shown: bool)
 def _print_pretty(outcome: Any, shown: bool) -> None:
     from rich.console import Console
 
-    from ndoku.render import describe, draw
+    from ndoku.render import describe, draw, headers
 
     console = Console(highlight=False)
     stats = outcome.stats
+    for line in headers(outcome.puzzle):
+        console.print(line, style="dim", markup=False)
     if outcome.values is not None and (shown or outcome.status == "unsolved"):
         console.print(draw(outcome.puzzle, outcome.values))
     else:
         console.print(draw(outcome.puzzle))
-    console.print(describe(outcome.puzzle), style="dim")
+    # Comment lines, so that the drawing reads back as a puzzle.
+    console.print(f"# {describe(outcome.puzzle)}", style="dim", markup=False)
     if outcome.status == "unsolved":
         summary = f"best grid reached (energy {stats['best_energy']}), conflicts in red"
     elif not shown:
@@ -634,7 +637,7 @@ def _print_pretty(outcome: Any, shown: bool) -> None:
             f"solved by {outcome.method} in {outcome.seconds * 1000:.2f} ms: "
             f"{proof[stats['unique']]}, {stats['nodes']:,} nodes, {stats['guesses']:,} guesses"
         )
-    console.print(summary, style="dim")
+    console.print(f"# {summary}", style="dim", markup=False)
 
 
 @main.command()
@@ -687,7 +690,7 @@ def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> Non
     from rich.console import Console
 
     from ndoku.layout import available_layouts
-    from ndoku.render import describe, draw
+    from ndoku.render import describe, draw, headers
 
     console = Console(highlight=False)
     known = available_layouts()
@@ -702,9 +705,11 @@ def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> Non
             continue
         for puzzle in puzzles:
             if len(files) > 1 or len(puzzles) > 1:
-                console.print(f"# {path}", style="dim")
+                console.print(f"# {path}", style="dim", markup=False)
+            for line in headers(puzzle):
+                console.print(line, style="dim", markup=False)
             console.print(draw(puzzle))
-            console.print(describe(puzzle), style="dim")
+            console.print(f"# {describe(puzzle)}", style="dim", markup=False)
     if status:
         raise Failure(status)
 

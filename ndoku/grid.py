@@ -160,6 +160,9 @@ class Grid:
         Line and column (1-based) of each position in the text, for error messages.
     written : ndarray of str, shape (rows, cols)
         Each token as it stands in the text (``""`` for a blank column of a drawing).
+    outlines : ndarray of int32, shape (rows, cols), or None
+        In a grid drawn with bars and rules, the region each cell's outlines close it in
+        (cells not parted by a bar or a rule share one), -1 where no cell is drawn.
     """
 
     values: NDArray[np.int32]
@@ -170,6 +173,7 @@ class Grid:
     extra: tuple[Block, ...] = ()
     source: str = "<text>"
     declared: bool = False  # the alphabet was declared (--symbols, # symbols:), not inferred
+    outlines: NDArray[np.int32] | None = None  # drawings: region of each position, -1 if none
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -204,6 +208,7 @@ class Grid:
             self.extra,
             self.source,
             self.declared,
+            self.outlines,
         )
 
 
@@ -589,6 +594,7 @@ def _parse_block(
             for (n, _, spans), cols in zip(rows, columns, strict=True)
         }
         template = Template(tuple((t, spans_of.get(n)) for n, t in lines))
+    outlines = _outlines(lines, rows, columns, width) if bars and template else None
     zero_symbol = alphabet is not None and "0" in alphabet
     default_empty = "." if drawn else "-" if zero_symbol else "0"
     style = Style(
@@ -610,6 +616,7 @@ def _parse_block(
         tuple(extra),
         source,
         alphabet is not None,
+        outlines,
     )
 
 
@@ -629,6 +636,53 @@ def _columns(rows: Sequence[tuple[int, str, list[Span]]], spaced: bool) -> list[
     if any(first_start[k] < ends[k - 1] for k in range(1, len(ends))):
         return None
     return [[rank[end] for _, end, _ in spans] for _, _, spans in rows]
+
+
+def _outlines(
+    lines: Sequence[tuple[int, str]],
+    rows: Sequence[tuple[int, str, list[Span]]],
+    columns: Sequence[list[int]],
+    width: int,
+) -> NDArray[np.int32]:
+    """The region of each canvas position of a drawing: cells side by side share a region
+    unless a bar stands between them, cells one above the other unless a rule mark stands
+    above the lower one's token, on a line between them. -1 where no cell is drawn."""
+    height = len(rows)
+    span = {}
+    for r, ((_, _, spans), cols) in enumerate(zip(rows, columns, strict=True)):
+        for (start, end, _), c in zip(spans, cols, strict=True):
+            span[r, c] = (start, end)
+    parent = list(range(height * width))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    def join(a: tuple[int, int], b: tuple[int, int]) -> None:
+        parent[root(a[0] * width + a[1])] = root(b[0] * width + b[1])
+
+    place = {number: k for k, (number, _) in enumerate(lines)}
+    for r, (number, text, _) in enumerate(rows):
+        for c in range(width - 1):
+            if (r, c) in span and (r, c + 1) in span:
+                between = text[span[r, c][1] : span[r, c + 1][0]]
+                if not any(ch in BARS for ch in between):
+                    join((r, c), (r, c + 1))
+        if r + 1 == height:
+            break
+        rules = [text for _, text in lines[place[number] + 1 : place[rows[r + 1][0]]]]
+        for c in range(width):
+            if (r, c) in span and (r + 1, c) in span:
+                start, end = span[r + 1, c]
+                if not any(ch in _RULE_MARKS for rule in rules for ch in rule[start:end]):
+                    join((r, c), (r + 1, c))
+    regions = np.full((height, width), -1, dtype=np.int32)
+    numbers: dict[int, int] = {}
+    for r, c in sorted(span):
+        regions[r, c] = numbers.setdefault(root(r * width + c), len(numbers))
+    return regions
 
 
 def _joiner(text: str, separator: str) -> str:

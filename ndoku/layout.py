@@ -454,6 +454,8 @@ def layout_of(grid: Grid, override: str | None = None) -> Layout:
         _check_agrees(grid, layout, regions)
     else:
         layout = _own_layout(grid, mask, regions, box_header)
+        if regions is None and box_header is None:
+            layout = _outlined(grid, layout)
     for extra, line in map_extras:
         if len(extra.cells) != layout.size:
             raise LayoutError(
@@ -524,6 +526,22 @@ def _check_agrees(grid: Grid, layout: Layout, regions: NDArray[np.int32] | None)
             f"the region map differs from the boxes of layout {layout.name}; keep one",
             grid.extra[0].lines[0][0],
         )
+
+
+def _outlined(grid: Grid, layout: Layout) -> Layout:
+    """A drawn single grid whose outlines part it into N regions of N cells other than its
+    boxes is a jigsaw (ndoku's ``--pretty`` drawing of one); other outlines say nothing."""
+    drawn = grid.outlines
+    if drawn is None or len(layout.corners) != 1 or layout.box is None:
+        return layout
+    counts = np.bincount(drawn[drawn >= 0])
+    if len(counts) != layout.size or (counts != layout.size).any():
+        return layout
+    rows, cols = np.indices(drawn.shape)
+    boxes = (rows // layout.box[0]) * (layout.size // layout.box[1]) + cols // layout.box[1]
+    if _same_partition(np.where(drawn >= 0, boxes, -1), drawn):
+        return layout
+    return replace(layout, box=None, regions=drawn, box_inferred=False)
 
 
 def _same_partition(a: NDArray[np.int32], b: NDArray[np.int32]) -> bool:

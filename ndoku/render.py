@@ -105,6 +105,27 @@ def marks(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
     return out
 
 
+def headers(puzzle: Puzzle) -> list[str]:
+    """The header lines a drawing of ``puzzle`` needs to read back as the same puzzle: the
+    name of its layout (or its own layout headers) and a declared alphabet. Outlines carry
+    jigsaw regions; extra units need these lines.
+
+    >>> from ndoku.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="# extra: diagonals\n" + "0 0 0 0\n" * 4, symbols="a-d")
+    >>> headers(p)
+    ['# extra: diagonals', '# symbols: abcd']
+    """
+    grid = puzzle.grid
+    lines = []
+    if puzzle.layout.name is not None:
+        lines.append(f"# layout: {puzzle.layout.name}")
+    for key in ("subgrids", "box", "extra", "unit"):
+        lines += [f"# {key}: {header.value}" for header in grid.headers.get(key, ())]
+    if grid.declared:
+        lines.append(f"# symbols: {grid.style.alphabet}")
+    return lines
+
+
 def describe(puzzle: Puzzle) -> str:
     """One line on the layout: sub-grids, boxes (and how they were chosen), extra units.
 
