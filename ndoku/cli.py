@@ -617,9 +617,9 @@ def _print_pretty(outcome: Any, shown: bool) -> None:
     for line in headers(outcome.puzzle):
         console.print(line, style="dim", markup=False)
     if outcome.values is not None and (shown or outcome.status == "unsolved"):
-        console.print(draw(outcome.puzzle, outcome.values))
+        console.print(draw(outcome.puzzle, outcome.values), soft_wrap=True)
     else:
-        console.print(draw(outcome.puzzle))
+        console.print(draw(outcome.puzzle), soft_wrap=True)
     # Comment lines, so that the drawing reads back as a puzzle.
     console.print(f"# {describe(outcome.puzzle)}", style="dim", markup=False)
     if outcome.status == "unsolved":
@@ -708,7 +708,7 @@ def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> Non
                 console.print(f"# {path}", style="dim", markup=False)
             for line in headers(puzzle):
                 console.print(line, style="dim", markup=False)
-            console.print(draw(puzzle))
+            console.print(draw(puzzle), soft_wrap=True)
             console.print(f"# {describe(puzzle)}", style="dim", markup=False)
     if status:
         raise Failure(status)

@@ -545,7 +545,11 @@ def line_headers(puzzle: Puzzle, layout: str) -> list[str]:
 
 
 def puzzle_line(puzzle: Puzzle, values: IntArray | None = None) -> str:
-    """The puzzle as one line (``.`` for empty cells), for single grids of n⁴ cells.
+    """The puzzle as one line, for single grids of n⁴ cells.
+
+    Empty cells are ``.`` up to N = 9 and ``0`` from 16 on: in ``1-9A-G`` a ``0`` that repeats
+    in units can only be empty, so the line never reads as ``0-F`` (:mod:`ndoku.reading`),
+    even when the puzzle leaves out the symbol ``G``.
 
     >>> puzzle_line(layout_puzzle("4x4"))
     '................'
@@ -574,4 +578,5 @@ def puzzle_line(puzzle: Puzzle, values: IntArray | None = None) -> str:
             "symbols (use grid or json)"
         )
     shown = puzzle.givens if values is None else values
-    return "".join(alphabet[v - 1] if v else "." for v in shown.tolist())
+    empty = "0" if "0" not in alphabet and puzzle.size > 9 else "."
+    return "".join(alphabet[v - 1] if v else empty for v in shown.tolist())

@@ -90,7 +90,7 @@ MISSING = -1
 HEADER_KEYS = ("layout", "subgrids", "symbols", "box", "extra", "unit")
 #: One-line puzzle lengths: n⁴ characters for boxes of n×n (n = 2..6).
 LINE_LENGTHS = {n**4: n for n in range(2, 7)}
-#: Bars: separators inside a row.
+#: Bars: separators inside a row (typed, then box-drawing).
 BARS = "|¦│┃║╎╏┆┇┊┋"
 #: Characters a rule may hold besides bars and spaces: dashes, crossings and box drawing.
 _RULE_MARKS = "-_=+*~" + "".join(chr(c) for c in range(0x2500, 0x2580) if chr(c) not in BARS)
@@ -548,10 +548,12 @@ def _parse_block(
     }
     rows = [(n, t, found[n]) for n, t in lines if n in keep]
     bars = any(ch in BARS for _, t, _ in rows for ch in t)
-    columns = _columns(rows, spaced) if bars else None
-    drawn = columns is not None and len(set(map(len, columns))) > 1
-    width = max(map(len, columns)) if columns is not None and drawn else len(rows[0][2])
-    if not drawn:
+    columns = _columns(rows) if bars else None
+    aligned = columns is not None and len(set(map(len, columns))) > 1
+    width = 1 + max(max(c, default=0) for c in columns) if columns and aligned else len(rows[0][2])
+    # A drawing in box-drawing bars (--pretty) shows a missing cell blank, an empty one ".".
+    drawn = aligned or any(ch in BARS[2:] for _, t, _ in rows for ch in t)
+    if not aligned:
         columns = [list(range(len(spans))) for _, _, spans in rows]
         for number, _, spans in rows:
             if len(spans) != width:
@@ -620,7 +622,7 @@ def _parse_block(
     )
 
 
-def _columns(rows: Sequence[tuple[int, str, list[Span]]], spaced: bool) -> list[list[int]] | None:
+def _columns(rows: Sequence[tuple[int, str, list[Span]]]) -> list[list[int]] | None:
     """The canvas column of each token of a drawing whose rows are not all full.
 
     Cells stand in columns: a token's column is the rank of its right end among the right

@@ -307,9 +307,8 @@ def _ambiguous(a: Reading, b: Reading, size: int, grid: Grid) -> AlphabetError:
         zero = "0 is a symbol" if reading.zero_is_symbol else "0 is empty"
         return f"{reading.name(size)} ({zero})"
 
-    first = a.name(size)
     return AlphabetError(
         f"the symbols of this {size}×{size} grid read two ways, as {how(a)} or as {how(b)}: "
-        f"say which with a '# symbols: {first}' line or --symbols {first}",
+        f"say which with a '# symbols:' line or --symbols ({a.name(size)} or {b.name(size)})",
         int(grid.where[0, 0, 0]),
     )

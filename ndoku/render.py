@@ -111,7 +111,7 @@ def headers(puzzle: Puzzle) -> list[str]:
     jigsaw regions; extra units need these lines.
 
     >>> from ndoku.puzzle import read_puzzles
-    >>> [p] = read_puzzles(text="# extra: diagonals\n" + "0 0 0 0\n" * 4, symbols="a-d")
+    >>> [p] = read_puzzles(text="# extra: diagonals\\n" + "0 0 0 0\\n" * 4, symbols="a-d")
     >>> headers(p)
     ['# extra: diagonals', '# symbols: abcd']
     """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from pathlib import Path
@@ -86,7 +87,7 @@ def test_changed_givens_and_bad_symbols_are_named() -> None:
     values = np.array([2, 1, 4, 3, 4, 3, 2, 1, 1, 2, 3, 4, 3, 4, 1, 9])
     found = problems(puzzle, values)
     assert "line 1, column 1: given 1 was changed to 2" in found
-    assert "line 4, column 7: value 9 is not a symbol 1..4"  # text columns in found
+    assert "line 4, column 7: value 9 is not a symbol 1..4" in found  # text columns
 
 
 def test_verify_all_rejects_exactly_the_broken_grids_of_a_batch(data: Path) -> None:
@@ -107,3 +108,36 @@ def test_verify_all_rejects_exactly_the_broken_grids_of_a_batch(data: Path) -> N
             verify_all(puzzles, broken)
         broken[k] = None  # a grid without an answer is not checked
         verify_all(puzzles, broken)
+
+
+def hexadoku_lines(data: Path) -> str:
+    """The janko 16×16 puzzles as one-line puzzles in 0-F, ``.`` for an empty cell."""
+    lines = []
+    for path in sorted((data / "janko" / "16x16").glob("*.puzzle.txt")):
+        tokens = path.read_text().split()
+        lines.append("".join("." if t == "0" else "0123456789ABCDEF"[int(t) - 1] for t in tokens))
+    return "".join(line + "\n" for line in lines)
+
+
+def test_a_given_not_printed_as_written_is_named(data: Path) -> None:
+    puzzles = read_puzzles(text=hexadoku_lines(data))
+    solutions = [r.values for r in solve_batch(puzzles)]
+    verify_all(puzzles, solutions)
+    first = puzzles[0]
+    assert first.grid.style.alphabet == "0123456789ABCDEF"
+    # A writer in the other alphabet would print each given one symbol off: "0" as "1".
+    other = dataclasses.replace(first.grid.style, alphabet="123456789ABCDEFG")
+    misprinting = [
+        dataclasses.replace(p, grid=p.grid.with_values(p.grid.values, other)) for p in puzzles
+    ]
+    zero = int(np.flatnonzero(first.grid.written.ravel() == "0")[0])
+    where = first.grid.locate(zero // 16, zero % 16)
+    assert f"{where}: given 0 is printed as 1" in problems(misprinting[0], solutions[0])
+    with pytest.raises(VerificationError, match="is printed as"):
+        verify_all(misprinting, solutions)
+    # A given read as an empty cell: its symbol is one the answer prints.
+    dropped = first.givens.copy()
+    dropped[zero] = 0
+    lost = dataclasses.replace(first, givens=dropped)
+    expected = f"{where}: 0 was read as an empty cell, but it is a symbol of the answer"
+    assert expected in problems(lost, solutions[0])

@@ -1,0 +1,257 @@
+"""Grids as people write them: alphabets inferred (0-F, A-Y, …) and pasted or drawn grids.
+
+Every puzzle here is a real one from ``tests/data`` (or made by ``ndoku generate``), rewritten
+in another notation; its published solution, rewritten the same way, is what ndoku must print.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from ndoku.alphabet import AlphabetError
+from ndoku.generate import generate, layout_puzzle
+from ndoku.grid import MISSING, parse
+from ndoku.layout import available_layouts
+from ndoku.puzzle import read_puzzles
+
+if TYPE_CHECKING:
+    from conftest import CliRun
+
+DATA = Path(__file__).parent / "data"
+HEX = "0123456789ABCDEF"
+JANKO16 = sorted((DATA / "janko" / "16x16").glob("*.puzzle.txt"))
+
+
+def janko_values(path: Path) -> list[list[int]]:
+    return [[int(t) for t in line.split()] for line in path.read_text().splitlines() if line]
+
+
+def written(values: list[list[int]], alphabet: str, empty: str) -> list[str]:
+    """Rows of one character per cell: value v as ``alphabet[v - 1]``, 0 as ``empty``."""
+    return ["".join(alphabet[v - 1] if v else empty for v in row) for row in values]
+
+
+STYLES: dict[str, Callable[[list[str]], str]] = {
+    "chars": lambda rows: "".join(row + "\n" for row in rows),
+    "tokens": lambda rows: "".join(" ".join(row) + "\n" for row in rows),
+    "line": lambda rows: "".join(rows) + "\n",
+}
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("empty", [".", "-"])
+@pytest.mark.parametrize("path", JANKO16, ids=lambda p: p.name.split("_")[0])
+def test_hexadoku_in_0_to_F_is_read_as_written(
+    run: CliRun, path: Path, empty: str, style: str
+) -> None:
+    puzzle = janko_values(path)
+    solution = janko_values(Path(str(path).replace(".puzzle.", ".solution.")))
+    text = STYLES[style](written(puzzle, HEX, empty))
+    code, out, err = run("solve", "-", input=text)
+    assert code == 0, err
+    assert out == STYLES[style](written(solution, HEX, empty))
+    [read] = read_puzzles(text=text)
+    assert int((read.givens > 0).sum()) == sum(v > 0 for row in puzzle for v in row)
+
+
+GECODE25 = (DATA / "sudoku25" / "gecode_25x25_shared6.txt").read_text().splitlines()[1]
+
+
+@pytest.mark.parametrize("style", ["chars", "line"])
+@pytest.mark.parametrize(
+    ("alphabet", "empty"),
+    [
+        (string.ascii_uppercase[:25], "."),
+        (string.ascii_uppercase[:25], "0"),
+        (HEX + "GHIJKLMNO", "."),
+    ],
+    ids=["A-Y", "A-Y-zero-empty", "0-O"],
+)
+def test_25x25_in_letters_or_from_zero(run: CliRun, alphabet: str, empty: str, style: str) -> None:
+    given, answer = GECODE25.split()[1].split(",")
+    digits = "0123456789ABCDEFGHIJKLMNOP"  # the data set's own 1-9A-P, 0 empty
+    rows = [[digits.index(ch) for ch in given[r * 25 : r * 25 + 25]] for r in range(25)]
+    solved = [[digits.index(ch) for ch in answer[r * 25 : r * 25 + 25]] for r in range(25)]
+    text = STYLES[style](written(rows, alphabet, empty))
+    code, out, err = run("solve", "-", input=text)
+    assert code == 0, err
+    assert out == STYLES[style](written(solved, alphabet, empty))
+
+
+def test_a_twodoku_of_16x16_grids_in_0_to_F(run: CliRun) -> None:
+    made = generate(layout_puzzle("twodoku16"), seed=5)
+    puzzle = made.puzzle
+
+    def text(values: np.ndarray) -> str:
+        canvas = puzzle.canvas(values)
+        return "".join(
+            "".join("." if v == MISSING else "-" if v == 0 else HEX[v - 1] for v in row) + "\n"
+            for row in canvas.tolist()
+        )
+
+    code, out, err = run("solve", "-", input=text(puzzle.givens))
+    assert code == 0, err
+    assert out == text(made.solution)
+
+
+def test_two_readings_left_is_an_error_naming_both(run: CliRun) -> None:
+    values = janko_values(JANKO16[0])
+    # Without its 0 and F givens (values 1 and 16) a 0-F grid also reads as 1-9A-G.
+    thinned = [[0 if v in (1, 16) else v for v in row] for row in values]
+    text = STYLES["chars"](written(thinned, HEX, "."))
+    code, out, err = run("solve", "-", input=text)
+    assert code == 2 and out == ""
+    assert "0-F (0 is a symbol)" in err and "1-9A-G (0 is empty)" in err
+    assert "--symbols (1-9A-G or 0-F)" in err and "# symbols:" in err
+    with pytest.raises(AlphabetError, match="line 1"):
+        read_puzzles(text=text)
+    # Declared, it is read: as 0-F, a single square grid's dots are empty cells. With two
+    # symbols never given, swapping them gives a second solution.
+    code, out, _ = run("solve", "-", "--symbols", "0-F", "--format", "json", input=text)
+    record = json.loads(out)
+    assert code == 0 and record["status"] == "multiple"
+    solution = record["solution"].replace("\n", "")
+    assert all(t in (".", s) for t, s in zip(text.replace("\n", ""), solution, strict=True))
+    [declared] = read_puzzles(text="# symbols: 0-F\n" + text)
+    assert declared.n_cells == 256 and declared.grid.style.alphabet == HEX
+
+
+def test_zero_repeated_in_a_unit_is_an_empty_mark() -> None:
+    [puzzle] = read_puzzles(path=JANKO16[0])  # 1-16 tokens, 0 empty
+    assert puzzle.grid.style.alphabet is None
+    line = (DATA / "sudoku16" / "goomii_16x16_first40.txt").read_text().split(",")[0]
+    [goomii] = read_puzzles(text=line)  # 0 + 1-9A-G, as the data set writes it
+    assert goomii.grid.style.alphabet is None and goomii.givens.max() == 16
+
+
+KAGGLE = (DATA / "sudoku9" / "kaggle_bryanpark_first69.txt").read_text().splitlines()[:5]
+
+
+def forum(line: str) -> str:
+    """``4 . . | . . . | 8 . 5`` rows and ``------+-------+------`` rules."""
+    cells = ["." if ch == "0" else ch for ch in line]
+    out = []
+    for r in range(9):
+        if r in (3, 6):
+            out.append("------+-------+------")
+        row = cells[9 * r : 9 * r + 9]
+        out.append(" | ".join(" ".join(row[k : k + 3]) for k in (0, 3, 6)))
+    return "\n".join(out) + "\n"
+
+
+def simple_sudoku(line: str) -> str:
+    """Simple Sudoku's ``.ss``: ``..6|...|.8.`` rows and ``-----------`` rules."""
+    cells = line.replace("0", ".")
+    out = []
+    for r in range(9):
+        if r in (3, 6):
+            out.append("-----------")
+        row = cells[9 * r : 9 * r + 9]
+        out.append("|".join(row[k : k + 3] for k in (0, 3, 6)))
+    return "\n".join(out) + "\n"
+
+
+def boxed(line: str) -> str:
+    """Rows framed in bars, ``*-----------*`` above and below, ``|---+---+---|`` between."""
+    rows = simple_sudoku(line).splitlines()
+    inner = ["|---+---+---|" if row.startswith("-") else f"|{row}|" for row in rows]
+    return "\n".join(["*-----------*", *inner, "*-----------*"]) + "\n"
+
+
+def sadman(line: str) -> str:
+    """SadMan's ``.sdk``: ``#`` metadata, a ``[Puzzle]`` section; a ``[State]`` one ignored."""
+    rows = [line[9 * r : 9 * r + 9].replace("0", ".") for r in range(9)]
+    return (
+        "#AKaggle\n#DA puzzle of the bryanpark set\n[Puzzle]\n"
+        + "".join(row + "\n" for row in rows)
+        + "[State]\n"
+        + "".join("123456789\n" for _ in range(9))
+    )
+
+
+@pytest.mark.parametrize("write", [forum, simple_sudoku, boxed], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("pair", KAGGLE, ids=[f"kaggle{k}" for k in range(5)])
+def test_pasted_grids_are_answered_in_their_own_frame(
+    run: CliRun, pair: str, write: Callable[[str], str]
+) -> None:
+    given, answer = pair.split(",")
+    code, out, err = run("solve", "-", input=write(given))
+    assert code == 0, err
+    assert out == write(answer)
+    [puzzle] = read_puzzles(text=write(given))
+    assert puzzle.text() == write(given)
+
+
+@pytest.mark.parametrize("pair", KAGGLE, ids=[f"kaggle{k}" for k in range(5)])
+def test_a_sadman_file_reads_its_puzzle_section(run: CliRun, pair: str) -> None:
+    given, answer = pair.split(",")
+    code, out, err = run("solve", "-", input=sadman(given))
+    assert code == 0, err
+    assert out == "".join(answer[9 * r : 9 * r + 9] + "\n" for r in range(9))
+
+
+def test_a_file_of_lines_under_a_header_line_is_a_batch(run: CliRun) -> None:
+    text = "quizzes,solutions\n" + "".join(pair + "\n" for pair in KAGGLE)
+    code, out, err = run("solve", "-", input=text)
+    assert code == 0, err
+    assert out.splitlines() == [pair.split(",")[1] for pair in KAGGLE]
+
+
+def test_a_row_of_dashes_is_a_row_when_dashes_are_empty_cells() -> None:
+    rows = ["0123456789ABCDEF"] + ["-" * 16] * 15
+    [puzzle] = read_puzzles(text="# symbols: 0-F\n" + "\n".join(rows))
+    assert puzzle.n_cells == 256 and int((puzzle.givens > 0).sum()) == 16
+
+
+MULTI = {
+    "samurai": "1_21x21",
+    "butterfly": "2_12x12",
+    "sohei": "1_21x21",
+    "gattai8": "1_21x33",
+    "shogun": "1_21x45",
+    "sumo": "1_33x33",
+    "jigsaw": "93_9x9",
+    "16x16": "301_16x16",
+}
+
+
+@pytest.mark.parametrize("kind", MULTI)
+def test_pretty_output_reads_back(run: CliRun, kind: str, tmp_path: Path) -> None:
+    puzzle = DATA / "janko" / kind / f"{MULTI[kind]}.puzzle.txt"
+    code, drawing, _ = run("show", str(puzzle))
+    assert code == 0
+    drawn = tmp_path / "drawn.txt"
+    drawn.write_text(drawing)
+    [original] = read_puzzles(puzzle)
+    [again] = read_puzzles(drawn)
+    assert np.array_equal(again.givens, original.givens)
+    assert units_of(again) == units_of(original)
+    code, answer, err = run("solve", str(drawn))
+    assert code == 0, err
+    [solved] = read_puzzles(text=answer)  # the answer is drawn too
+    [solution] = parse(Path(str(puzzle).replace(".puzzle.", ".solution.")).read_text())
+    assert np.array_equal(solved.canvas(solved.givens), solution.values)
+
+
+@pytest.mark.parametrize("name", sorted(available_layouts()))
+def test_every_layout_drawn_reads_back_as_itself(run: CliRun, name: str, tmp_path: Path) -> None:
+    code, drawing, _ = run("show", name)
+    assert code == 0
+    drawn = tmp_path / "drawn.txt"
+    drawn.write_text(drawing)
+    [again] = read_puzzles(drawn)
+    assert units_of(again) == units_of(layout_puzzle(name))
+
+
+def units_of(puzzle: object) -> set[frozenset[tuple[int, int]]]:
+    """The units as sets of canvas positions, so that two readings of a layout compare."""
+    units = puzzle.units  # type: ignore[attr-defined]
+    rc = puzzle.cell_rc  # type: ignore[attr-defined]
+    return {frozenset(map(tuple, rc[units[u]].tolist())) for u in range(len(units))}
