@@ -167,7 +167,11 @@ def read_batch(grids: Sequence[Grid]) -> list[Grid]:
     if not grids or grids[0].declared:
         return list(grids)
     side = grids[0].shape[0]
-    possible = [r for r in READINGS if side in r.sizes]
+    # A token of the first puzzle that a reading cannot read rules it out for the file.
+    first = np.unique(grids[0].written)
+    possible = [
+        r for r in READINGS if side in r.sizes and UNREADABLE not in _table(r, first).values()
+    ]
     if possible == [ONE_BASED]:
         return list(grids)
     tokens = np.unique(np.concatenate([g.written.ravel() for g in grids]))
