@@ -129,6 +129,7 @@ class Style:
     empty: str = "0"  # how an empty cell is written back
     separator: str = " "  # tokens: what stands between two tokens of a row
     template: Template | None = None  # pasted grids: the rules and bars the answer goes into
+    pad: int = 1  # tokens: numbers written with this many digits, as 01 02 … 16
 
     def symbol(self, value: int) -> str:
         """The text of one value (``EMPTY`` gives the empty mark)."""
@@ -137,7 +138,7 @@ class Style:
         if self.alphabet is not None:
             return self.alphabet[value - 1]
         if self.kind == "tokens" and not (self.letters and 10 <= value < len(DIGITS)):
-            return str(value)
+            return str(value).zfill(self.pad)
         return DIGITS[value]
 
 
@@ -547,12 +548,16 @@ def _parse_block(
         n for n, _ in dashed if not common or len(found[n]) == common[0][0]
     }
     rows = [(n, t, found[n]) for n, t in lines if n in keep]
+    if not rows:
+        raise ParseError("only rules, no grid rows (rows hold symbols, 0 or .)", lines[0][0], 1)
     bars = any(ch in BARS for _, t, _ in rows for ch in t)
-    columns = _columns(rows) if bars else None
+    # Cells stand in columns only in a drawing in box-drawing bars; typed rows must be full.
+    drawing = any(ch in BARS[2:] for _, t, _ in rows for ch in t)
+    columns = _columns(rows) if drawing else None
     aligned = columns is not None and len(set(map(len, columns))) > 1
     width = 1 + max(max(c, default=0) for c in columns) if columns and aligned else len(rows[0][2])
-    # A drawing in box-drawing bars (--pretty) shows a missing cell blank, an empty one ".".
-    drawn = aligned or any(ch in BARS[2:] for _, t, _ in rows for ch in t)
+    # A drawing (--pretty) shows a missing cell blank, an empty one ".".
+    drawn = drawing
     if not aligned:
         columns = [list(range(len(spans))) for _, _, spans in rows]
         for number, _, spans in rows:
@@ -581,14 +586,7 @@ def _parse_block(
             written[r, c] = token
             if values[r, c] == EMPTY:
                 empties[token] += 1
-    if letters and any(len(t) > 1 for t in written.ravel()):
-        r, c = np.argwhere(np.vectorize(len)(written) > 1)[0]
-        raise ParseError(
-            "symbols written two ways: letters (A = 10) and numbers above 9 "
-            f"({written[r, c]}); write every symbol one way",
-            int(where[r, c, 0]),
-            int(where[r, c, 1]),
-        )
+    pad = _padding(written, where, letters) if spaced and alphabet is None else 1
     template = None
     if bars or len(rows) < len(lines):
         spans_of = {
@@ -608,6 +606,7 @@ def _parse_block(
         # written back as the first row has it: "5,3,0" or "5, 3, 0"
         separator=" " if separator is None else _joiner(rows[0][1], separator),
         template=template,
+        pad=pad,
     )
     return Grid(
         values,
@@ -620,6 +619,33 @@ def _parse_block(
         alphabet is not None,
         outlines,
     )
+
+
+def _padding(written: NDArray[np.object_], where: NDArray[np.int32], letters: bool) -> int:
+    """How many digits every number of a grid is written with: 1, or 2 for ``01 … 16``.
+
+    Each given must print as it was written, so a number written two ways (``09`` beside
+    ``9``, or ``12`` beside ``B``) is an error.
+    """
+    numbers = [(r, c) for (r, c), t in np.ndenumerate(written) if t.isdigit()]
+    padded = [(r, c) for r, c in numbers if len(written[r, c]) > 1 and written[r, c][0] == "0"]
+    wide = [(r, c) for r, c in numbers if len(written[r, c]) > 1]
+    if letters and wide:
+        r, c = wide[0]
+        message = (
+            f"symbols written two ways: letters (A = 10) and numbers above 9 ({written[r, c]}); "
+            "write every symbol one way"
+        )
+    elif padded and len({len(written[r, c]) for r, c in numbers}) > 1:
+        width = len(written[padded[0]])
+        r, c = next((r, c) for r, c in numbers if len(written[r, c]) != width)
+        message = (
+            f"numbers written two ways: {written[padded[0]]} with leading zeros, {written[r, c]} "
+            f"with {len(written[r, c])} digit(s); write every number with {width} digits or none"
+        )
+    else:
+        return len(written[padded[0]]) if padded else 1
+    raise ParseError(message, int(where[r, c, 0]), int(where[r, c, 1]))
 
 
 def _columns(rows: Sequence[tuple[int, str, list[Span]]]) -> list[list[int]] | None:

@@ -213,9 +213,10 @@ def _dotted(grid: Grid, override: str | None) -> Grid | None:
     """The grid with its dots read as empty cells, when it may be one square grid."""
     rows, cols = grid.shape
     declared = override is not None or grid.header("layout") or grid.header("subgrids")
-    if declared or rows != cols or not (grid.values == MISSING).any():
+    if declared or rows != cols or not ((grid.values == MISSING) & (grid.written == ".")).any():
         return None
-    values = np.where(grid.values == MISSING, EMPTY, grid.values).astype(np.int32)
+    # Dots only: a blank column of a drawing stays a missing cell.
+    values = np.where(grid.written == ".", EMPTY, grid.values).astype(np.int32)
     return grid.with_values(values, dataclasses.replace(grid.style, empty="."))
 
 

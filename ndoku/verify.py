@@ -21,8 +21,9 @@ from ndoku.grid import EMPTY, MISSING
 from ndoku.layout import Layout
 from ndoku.puzzle import Puzzle
 
-#: What an empty cell may be written as: a dot, dash, underscore or zero (when 0 is no symbol).
-_EMPTY_MARKS = [".", "-", "_", "0"]
+#: What an empty cell may be written as: a dot, dash or underscore, or zeros (when 0 is no
+#: symbol).
+_EMPTY_MARKS = [".", "-", "_"]
 
 
 def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
@@ -110,7 +111,8 @@ def _misprinted(
     style = puzzle.grid.style
     printed = np.array([style.symbol(v) for v in range(puzzle.size + 1)])
     shown = printed[np.clip(table, 0, puzzle.size)]
-    empty_mark = np.isin(written, _EMPTY_MARKS) & ~np.isin(written, printed[1:])
+    zeros: NDArray[np.bool_] = (written != "") & (np.char.lstrip(written, "0") == "")  # 00 too
+    empty_mark = (np.isin(written, _EMPTY_MARKS) | zeros) & ~np.isin(written, printed[1:])
     return np.where(givens > 0, shown != written, ~empty_mark)
 
 

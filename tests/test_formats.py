@@ -14,12 +14,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from ndoku.alphabet import AlphabetError
+from ndoku.errors import NdokuError, VerificationError
 from ndoku.generate import generate, layout_puzzle
 from ndoku.grid import MISSING, parse
 from ndoku.layout import available_layouts
 from ndoku.puzzle import read_puzzles
+from ndoku.render import draw
+from ndoku.solve import Options, solve
 
 if TYPE_CHECKING:
     from conftest import CliRun
@@ -59,6 +64,16 @@ def test_hexadoku_in_0_to_F_is_read_as_written(
     assert out == STYLES[style](written(solution, HEX, empty))
     [read] = read_puzzles(text=text)
     assert int((read.givens > 0).sum()) == sum(v > 0 for row in puzzle for v in row)
+
+
+def test_numbers_padded_with_zeros_print_padded(run: CliRun) -> None:
+    path = JANKO16[1]
+    pad = lambda rows: "".join(" ".join(f"{v:02d}" for v in row) + "\n" for row in rows)  # noqa: E731
+    code, out, err = run("solve", "-", input=pad(janko_values(path)))
+    assert code == 0, err
+    assert out == pad(janko_values(Path(str(path).replace(".puzzle.", ".solution."))))
+    code, _, err = run("solve", "-", input=pad(janko_values(path)).replace("00 ", "0 ", 1))
+    assert code == 2 and "numbers written two ways" in err
 
 
 GECODE25 = (DATA / "sudoku25" / "gecode_25x25_shared6.txt").read_text().splitlines()[1]
@@ -132,6 +147,8 @@ def test_zero_repeated_in_a_unit_is_an_empty_mark() -> None:
 
 
 KAGGLE = (DATA / "sudoku9" / "kaggle_bryanpark_first69.txt").read_text().splitlines()[:5]
+#: ndoku's own drawing of a janko Samurai, as ``ndoku show`` prints it.
+DRAWING = draw(read_puzzles(DATA / "janko" / "samurai" / "1_21x21.puzzle.txt")[0]).plain + "\n"
 
 
 def forum(line: str) -> str:
@@ -255,3 +272,33 @@ def units_of(puzzle: object) -> set[frozenset[tuple[int, int]]]:
     units = puzzle.units  # type: ignore[attr-defined]
     rc = puzzle.cell_rc  # type: ignore[attr-defined]
     return {frozenset(map(tuple, rc[units[u]].tolist())) for u in range(len(units))}
+
+
+@settings(max_examples=150, deadline=None)
+@example(edits=[(1195, "0")], which="forum")  # a 09 read as 9 would print as 9
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(0, 10_000), st.sampled_from(list("0159AFG.-_|│─+* \n"))),
+        max_size=6,
+    ),
+    which=st.sampled_from(["forum", "boxed", "drawing", "hex"]),
+)
+def test_damaged_pasted_grids_are_read_or_refused(edits: list[tuple[int, str]], which: str) -> None:
+    given_line = KAGGLE[0].split(",")[0]
+    texts = {
+        "forum": forum(given_line),
+        "boxed": boxed(given_line),
+        "drawing": DRAWING,
+        "hex": STYLES["chars"](written(janko_values(JANKO16[0]), HEX, ".")),
+    }
+    chars = list(texts[which])
+    for position, char in edits:
+        chars[position % len(chars)] = char
+    try:
+        puzzles = read_puzzles(text="".join(chars))
+        for puzzle in puzzles:
+            solve(puzzle, options=Options(max_nodes=2_000, timeout=5))
+    except VerificationError:
+        raise
+    except NdokuError:
+        pass
