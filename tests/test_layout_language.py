@@ -202,7 +202,7 @@ def test_extra_map_letter_of_the_wrong_size() -> None:
 def test_equal_givens_on_a_diagonal_are_a_conflict() -> None:
     rows = empty(9).splitlines()
     rows[0] = "5" + rows[0][1:]
-    rows[8] = rows[8][:-1] + "5"
+    rows[8] = rows[8].rstrip()[:-1] + "5"
     with pytest.raises(ConflictError, match=r"line 10, column 17: given 5 .* same extra unit"):
         read_puzzles(text="# extra: diagonals\n" + "\n".join(rows))
 
