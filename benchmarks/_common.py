@@ -1,4 +1,4 @@
-"""What every benchmark shares: where the shared puzzle sets are, and how a goal is reported.
+"""What every benchmark shares: where its puzzle sets are, and how a goal is reported.
 
 Each ``benchmarks/bench_*.py`` has ``main() -> list[Goal]``; ``python -m benchmarks`` runs them
 all (or those named on the command line) and prints one line per goal.
@@ -6,27 +6,33 @@ all (or those named on the command line) and prints one line per goal.
 
 from __future__ import annotations
 
-import os
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-#: Environment variable naming the shared data folder (default: ``../shared/data``).
-DATA_ENV = "NDOKU_SHARED_DATA"
 REPO = Path(__file__).resolve().parent.parent
+#: Where the benchmark sets live, each file in one of them: the sets the unit tests read too
+#: stay in ``tests/data``, the others are in ``benchmarks/data`` (sources and licences of all
+#: of them: ``benchmarks/data/SOURCES.md``).
+DATA_FOLDERS = (REPO / "benchmarks" / "data", REPO / "tests" / "data")
 
 
-class MissingData(Exception):
-    """A benchmark's puzzle set is not on this machine."""
+def benchmark_data(relative: str) -> Path:
+    """A file or folder of the benchmark sets, by its path inside ``benchmarks/data`` or
+    ``tests/data`` (``"sudoku9/norvig_top95.txt"``, ``"janko/jigsaw"``).
 
-
-def shared_data(relative: str) -> Path:
-    """A file of the shared puzzle collection (``$NDOKU_SHARED_DATA`` or ``../shared/data``)."""
-    root = Path(os.environ.get(DATA_ENV, REPO.parent / "shared" / "data"))
-    path = root / relative
-    if not path.exists():
-        raise MissingData(f"{path} not found (set {DATA_ENV} to the shared data folder)")
-    return path
+    A missing set is an error, not a reason to skip: every set is in the repository.
+    """
+    found = [folder / relative for folder in DATA_FOLDERS if (folder / relative).exists()]
+    if len(found) == 1:
+        return found[0]
+    ours, tests = (str(folder.relative_to(REPO)) for folder in DATA_FOLDERS)
+    if not found:
+        raise FileNotFoundError(
+            f"benchmark set {relative!r} is in neither {ours} nor {tests} "
+            "(see benchmarks/data/SOURCES.md)"
+        )
+    raise RuntimeError(f"benchmark set {relative!r} is in both {ours} and {tests}: keep one")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from benchmarks._common import REPO, Goal, median, shared_data
+from benchmarks._common import REPO, Goal, benchmark_data, median
 
 RUNS = 5
 
@@ -32,7 +32,7 @@ def main() -> list[Goal]:
     puzzle = "examples/samurai.txt"
     solve_seconds(puzzle)  # fills the cache
     times = [solve_seconds(puzzle, "--seed", str(seed)) for seed in range(RUNS)]
-    batch = str(shared_data("sudoku9/royle17_sample10k.txt"))
+    batch = str(benchmark_data("sudoku9/royle17_sample10k.txt"))
     batch_times = [solve_seconds(batch) for _ in range(RUNS)]
     return [
         Goal(

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks._common import Goal, median, shared_data
+from benchmarks._common import Goal, benchmark_data, median
 from ndoku.exact import ExactResult, solve_exact, solve_many
 from ndoku.puzzle import Puzzle, read_puzzles
 from ndoku.verify import problems
@@ -49,7 +49,7 @@ class Tally:
 
 
 def batch_goal(tally: Tally, name: str, relative: str, target: float) -> Goal:
-    puzzles = read_puzzles(shared_data(relative))
+    puzzles = read_puzzles(benchmark_data(relative))
     givens = np.stack([p.givens for p in puzzles])
     solve_many(puzzles[0], givens[:10])  # kernels loaded or compiled before timing
     start = time.perf_counter()
@@ -66,9 +66,9 @@ def batch_goal(tally: Tally, name: str, relative: str, target: float) -> Goal:
 
 
 def multigrid_goal(tally: Tally) -> Goal:
-    root = shared_data("janko")
+    root = benchmark_data("janko")
     paths = [p for kind in JANKO for p in sorted((root / kind).glob("*.puzzle.txt"))]
-    samurai = shared_data("multigrid/samurai").glob("*.txt")
+    samurai = benchmark_data("samurai").glob("*.txt")
     paths += sorted(p for p in samurai if not p.name.endswith(".sol.txt"))
     puzzles = [read_puzzles(p, layout=_layout(p))[0] for p in paths]
     solve_exact(puzzles[0])
@@ -90,7 +90,7 @@ def multigrid_goal(tally: Tally) -> Goal:
 
 
 def goal_25(tally: Tally) -> Goal:
-    lines = shared_data("sudoku25/gecode_25x25_shared6.txt").read_text().split("\n")
+    lines = benchmark_data("sudoku25/gecode_25x25_shared6.txt").read_text().split("\n")
     entries = [line.split() for line in lines if line.strip()]  # id puzzle,solution status
     times: list[str] = []
     worst = 0.0

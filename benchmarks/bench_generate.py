@@ -5,8 +5,8 @@ What is measured
 - :func:`ndoku.generate.generate` with default options (a random solution, then every given
   that can go removed, no symmetry), kernels loaded beforehand: the median over several
   seeds of the whole call, including the final read-back, proof and verification.
-- The rating (exact part, no chains) of every puzzle of the shared 9×9 collections: the
-  median scores must rise along ``ORDER``; the detail gives each set's median.
+- The rating (exact part, no chains) of every puzzle of the five 9×9 calibration sets
+  (``ORDER``): the median scores must rise along ``ORDER``; the detail gives each set's median.
 
 ``python -m benchmarks.bench_generate`` prints the calibration table of the README instead:
 levels per set, median score and guesses, and the chain opinion on the first ``CHAIN_SAMPLE``
@@ -20,7 +20,7 @@ import sys
 import time
 from itertools import pairwise
 
-from benchmarks._common import Goal, median, shared_data
+from benchmarks._common import Goal, benchmark_data, median
 from ndoku.generate import generate, layout_puzzle
 from ndoku.puzzle import read_puzzles
 from ndoku.rate import LEVELS, Rating, rate
@@ -69,7 +69,7 @@ def time_goal(layout: str, seeds: int, target: float) -> Goal:
 
 
 def ratings(name: str, chains: int = 0, limit: int | None = None) -> list[Rating]:
-    puzzles = read_puzzles(shared_data(f"sudoku9/{name}.txt"))[:limit]
+    puzzles = read_puzzles(benchmark_data(f"sudoku9/{name}.txt"))[:limit]
     return [rate(p, chains=chains) for p in puzzles]
 
 

@@ -3,7 +3,7 @@
 - Jigsaw 9×9 (the janko jigsaw puzzles): exact, whole ``solve_exact`` call, best of a few
   runs, each solution checked and proved unique: ≤ 1 ms per puzzle.
 - Metropolis on the same puzzles: 20 seeds each, every run must reach the published solution.
-- 12×12 with 3×4 boxes: the shared collection has none, so ndoku generates minimal ones
+- 12×12 with 3×4 boxes: no benchmark set has any, so ndoku generates minimal ones
   (unique by its exact solver); exact, whole call, best of a few runs: ≤ 5 ms per puzzle.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from benchmarks._common import Goal, median, shared_data
+from benchmarks._common import Goal, benchmark_data, median
 from ndoku.exact import solve_exact
 from ndoku.generate import generate, layout_puzzle
 from ndoku.grid import parse
@@ -41,7 +41,7 @@ def published(puzzle: Puzzle, path: Path) -> list[int]:
 
 
 def main() -> list[Goal]:
-    folder = shared_data("janko/jigsaw")
+    folder = benchmark_data("janko/jigsaw")
     pairs = []
     for path in sorted(folder.glob("*.puzzle.txt")):
         [puzzle] = read_puzzles(path)

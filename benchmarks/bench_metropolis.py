@@ -117,7 +117,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchmarks._common import Goal, median, shared_data
+from benchmarks._common import Goal, benchmark_data, median
 from ndoku.metropolis import DEFAULT_MAX_PROPOSALS, MOVES, default_temperature, metropolis
 from ndoku.puzzle import Puzzle, read_puzzles
 from ndoku.verify import problems
@@ -142,14 +142,14 @@ class Run:
 
 
 def files(folder: str, pattern: str, layout: str | None = None) -> Iterator[tuple[str, Puzzle]]:
-    for path in sorted(shared_data(folder).glob(pattern)):
+    for path in sorted(benchmark_data(folder).glob(pattern)):
         if not path.name.endswith((".sol.txt", ".solution.txt")):
             yield path.name, _one(read_puzzles(path, layout=layout))
 
 
 def lines(relative: str, count: int) -> Iterator[tuple[str, Puzzle]]:
     """One-line puzzles (``puzzle,solution`` or ``id puzzle,solution status``)."""
-    path = shared_data(relative)
+    path = benchmark_data(relative)
     for number, line in enumerate(path.read_text().splitlines()[:count], 1):
         field = line.split()[1] if " " in line.strip() else line
         yield f"{path.stem}:{number}", _one(read_puzzles(text=field.split(",")[0]))
@@ -161,7 +161,7 @@ def _one(puzzles: list[Puzzle]) -> Puzzle:
 
 
 def samurais() -> Iterator[tuple[str, Puzzle]]:
-    yield from files("multigrid/samurai", "*.txt")
+    yield from files("samurai", "*.txt")
     yield from (("janko " + n, p) for n, p in files("janko/samurai", "*.puzzle.txt"))
 
 

@@ -5,16 +5,17 @@ exchange interval, and on the same runs, for comparison, unpruned tempering (the
 before pruning), one pruned chain (as ``hybrid`` runs it) and one unpruned chain, each at its
 default; ``python -m benchmarks.bench_tempering sweep [SET ...] [--ladders ...] [--every ...]
 [--no-prune]`` runs the sweep that chose the defaults (sets: those of ``bench_metropolis``
-plus ``25x25-shared``, ``25x25-wild`` and ``25x25-random``).
+plus ``25x25-public``, ``25x25-wild`` and ``25x25-random``).
 
-The 25×25 sets: ``25x25-shared`` is every puzzle of the shared ``sudoku25`` folder (6 Gecode
-minimal puzzles, 20 collected from the wild); ``25x25-random`` is 20 puzzles with 55% of the
-cells blanked from solved 25×25 grids that ndoku's own generator made (``make_random25``,
-seeds 1..20), kept in ``random55_25x25.txt``: the generator takes the exact solver's first
-solution, so the grids changed with the solver's search order. Figures before the goal run of
-2026-11-23 below (the unpruned goal run and sweep) were on an earlier set of grids (set A);
-the pruned sweeps partly on another (set B, the pruned sweep 1), and from the pruned sweep 3
-on the set in the file (set C).
+The 25×25 sets: ``25x25-public`` is every public 25×25 puzzle of the benchmark sets (the 6
+minimal Gecode puzzles of ``gecode_25x25_shared6.txt`` and the 20 collected from the wild in
+``wild_25x25.txt``, see ``benchmarks/data/SOURCES.md``); ``25x25-random`` is 20 puzzles with
+55% of the cells blanked from solved 25×25 grids that ndoku's own generator made
+(``make_random25``, seeds 1..20), kept in ``random55_25x25.txt``: the generator takes the
+exact solver's first solution, so the grids changed with the solver's search order. Figures
+before the goal run of 2026-11-23 below (the unpruned goal run and sweep) were on an earlier
+set of grids (set A); the pruned sweeps partly on another (set B, the pruned sweep 1), and
+from the pruned sweep 3 on the set in the file (set C).
 Every solution is checked by :func:`ndoku.verify.problems`. Proposal counts are exact for a
 seed and do not depend on the thread count; times depend on the machine and its load.
 Proposals are always counted over all replicas together.
@@ -22,18 +23,18 @@ Proposals are always counted over all replicas together.
 Goal run (``python -m benchmarks tempering``: pruned, default ladder 0.279-0.369 and
 interval, both cores, seeds 1-3, load average 1.75 before and 2.23 after; 2026-11-23)
 -------------------------------------------------------------------------------------------
-25×25 shared: 76.9% solved within 2·10⁸ (goal 95%: missed by 18 points), median 2.29 s and
+25×25 public: 76.9% solved within 2·10⁸ (goal 95%: missed by 18 points), median 2.29 s and
 16.6 M proposals (goal 5 s: met). Unsolved: all 18 runs of the six Gecode minimal puzzles;
 every run of the 20 wild puzzles solved (wild 2, 8 and 13 failed some runs unpruned). Without
 the Gecode puzzles the set cannot pass 76.9%, so the goal needs them solved.
 
 25×25 random 55% (set C): 100% solved (goal met), median 0.65 s and 16.4 M proposals (met).
 Again on 2026-11-24 (load average 0.9 before, 1.15 after): the same runs solved with the same
-proposals (shared 76.9%, random 100%), medians 0.18 s and 0.17 s on a quieter machine.
+proposals (public 76.9%, random 100%), medians 0.18 s and 0.17 s on a quieter machine.
 
 The same runs, for comparison (solved, median time, median proposals):
 
-| method                            | shared             | random 55%          |
+| method                            | public             | random 55%          |
 |-----------------------------------|--------------------|---------------------|
 | *pruned tempering (the default)*  | 77%, 2.29 s, 16.6 M | 100%, 0.65 s, 16.4 M |
 | unpruned tempering (``--no-prune``) | 67%, 0.07 s, 9.8 M | 70%, 0.82 s, 120 M  |
@@ -65,7 +66,7 @@ each known solution no (cell, symbol) pair has a component free of fixed cells (
 what uniqueness means). On three wild 25×25 puzzles they cost about 5% and changed nothing.
 
 Goal run before pruning (unpruned default ladder 0.23-0.26, seeds 1-3, load average 0.4
-before and 1.2 after, set A): shared 66.7%, median 0.065 s and 9.8 M proposals (unsolved:
+before and 1.2 after, set A): public 66.7%, median 0.065 s and 9.8 M proposals (unsolved:
 the 18 Gecode runs and some runs of wild 2, 8 and 13); random 55% 68.3%, median 0.52 s and
 103 M; one chain at T = 0.25: 65% and 85%.
 
@@ -220,7 +221,7 @@ BLANK = 0.55
 RANDOM_PUZZLES = 20
 
 
-def shared25() -> Iterator[tuple[str, Puzzle]]:
+def public25() -> Iterator[tuple[str, Puzzle]]:
     yield from lines("sudoku25/gecode_25x25_shared6.txt", 6)
     yield from wild25()
 
@@ -255,7 +256,7 @@ def make_random25(count: int = RANDOM_PUZZLES) -> Iterator[tuple[str, Puzzle]]:
 
 SETS: dict[str, Callable[[], Iterator[tuple[str, Puzzle]]]] = {
     **CHAIN_SETS,
-    "25x25-shared": shared25,
+    "25x25-public": public25,
     "25x25-wild": wild25,
     "25x25-random": random25,
 }
@@ -339,7 +340,7 @@ def main() -> list[Goal]:
     _warm_up()
     print(f"     load average before: {os.getloadavg()[0]:.2f}", flush=True)
     found: list[Goal] = []
-    for label, puzzles in (("25×25 shared", shared25), ("25×25 random 55%", random25)):
+    for label, puzzles in (("25×25 public", public25), ("25×25 random 55%", random25)):
         chosen = list(puzzles())
         found += goals(label, [run(n, p, s) for n, p in chosen for s in SEEDS])
         for what, other in COMPARED.items():
@@ -411,7 +412,7 @@ def _ladder(spec: str, puzzle: Puzzle, prune: bool) -> tuple[float, ...] | None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tempering")
     parser.add_argument("command", choices=["sweep", "random-set"])
-    parser.add_argument("sets", nargs="*", default=["25x25-shared", "25x25-random"])
+    parser.add_argument("sets", nargs="*", default=["25x25-public", "25x25-random"])
     parser.add_argument("--ladders", default="default")
     parser.add_argument("--every", default=str(DEFAULT_EXCHANGE_EVERY))
     parser.add_argument("--seeds", type=int, default=3)
