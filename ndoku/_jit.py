@@ -53,6 +53,15 @@ def _below(bits: np.uint64, k: int) -> np.uint64:
     return ((bits >> _S32) * np.uint64(k)) >> _S32
 
 
+@njit(cache=True, inline="always")
+def _copy(source: NDArray[Any], target: NDArray[Any]) -> None:
+    """``target[:] = source`` as a plain loop: numba's slice assignment copies the source
+    aside first in case the two overlap (it made the exact solver's probes ten times slower),
+    and compiles a formatted error for mismatched shapes (a second more per kernel)."""
+    for k in range(len(source)):
+        target[k] = source[k]
+
+
 def compile_notice(*kernels: Any) -> None:
     """Say once on stderr that kernels are being compiled, when numba's cache lacks them."""
     global _notified

@@ -62,7 +62,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import extending, njit, types
 from numpy.typing import NDArray
 
-from ndoku._jit import compile_notice
+from ndoku._jit import _copy, compile_notice
 from ndoku.errors import NdokuError
 from ndoku.puzzle import Puzzle
 
@@ -520,14 +520,6 @@ def _start(
             scratch[0][pending] = c
             pending += 1
     return _settle(cand, counts, pending, n_hidden, len(givens), net, locked, scratch, size)
-
-
-@_kernel(inline="always")
-def _copy(source: NDArray[Any], target: NDArray[Any]) -> None:
-    """``target[:] = source`` as a plain loop: numba's slice assignment first copies the
-    source aside in case the two overlap, which made probes' copies ten times slower."""
-    for k in range(len(source)):
-        target[k] = source[k]
 
 
 @_kernel(inline="always")

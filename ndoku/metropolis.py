@@ -86,7 +86,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ndoku._jit import _below, _next, compile_notice, rng_state
+from ndoku._jit import _below, _copy, _next, compile_notice, rng_state
 from ndoku.errors import NdokuError
 from ndoku.exact import candidates as cell_candidates
 from ndoku.exact import fixed_values
@@ -1347,7 +1347,7 @@ def _box_swap_chain(
         if energy < best:
             best = energy
             best_at = done
-            best_values[:] = values
+            _copy(values, best_values)
     state[0] = s
     stats[0] = energy
     stats[1] = best
@@ -1404,7 +1404,7 @@ def _single_site_chain(
         if energy < best:
             best = energy
             best_at = done
-            best_values[:] = values
+            _copy(values, best_values)
     state[0] = s
     stats[0] = energy
     stats[1] = best
