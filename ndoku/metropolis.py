@@ -1008,11 +1008,12 @@ def metropolis(
         trace[0] = (0, energy, t0, math.nan)
         stats[_ROWS] = 1
     state = rng_state(seed)
-    compile_notice(_chain)
 
     def run(budget: int) -> None:
         arrays = (*prepared.arrays, thresholds, plan, trace, state, stats, budget)
-        _chain(prepared.kind, values, best_values, *arrays)
+        arguments = (prepared.kind, values, best_values, *arrays)
+        compile_notice("the Metropolis chain", 2, _chain, arguments)
+        _chain(*arguments)
 
     run(0)  # compile or load: untimed
     start = time.perf_counter()

@@ -174,10 +174,9 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = Tr
     (False, True)
     """
     fixed = puzzle.givens if givens is None else givens
-    compile_notice(_singles)
     peer_ptr, peers = puzzle.peers
     values = np.zeros(puzzle.n_cells, dtype=np.int32)
-    outcome, rounds = _singles(
+    arguments = (
         np.ascontiguousarray(fixed, dtype=np.int32),
         puzzle.units.ptr,
         puzzle.units.cells,
@@ -187,6 +186,8 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = Tr
         hidden,
         values,
     )
+    compile_notice("the singles of the rating", 1, _singles, arguments)
+    outcome, rounds = _singles(*arguments)
     return Singles(outcome == _SOLVED, outcome == _CONTRADICTION, rounds)
 
 
