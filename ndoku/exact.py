@@ -1555,22 +1555,23 @@ class _Workspace:
         """What the compile notice says of ``kernel`` (``_search`` or ``_propagate``) called
         with these arrays, about how many seconds compiling it takes, and the kernel.
 
-        The arrays left None decide which version of the kernels is compiled; the seconds
+        One version of the kernels is compiled for each set of arrays left None. The seconds
         are those of a first run on two cores (whole ``ndoku solve``: 3.4, 4.6 and 9.7 s).
         """
-        small, locked = LOCKED_FROM, self.locked is not None
-        probing = self.probing is not None
+        small = self.locked is None
+        grids = f"grids below {LOCKED_FROM}×{LOCKED_FROM}"
         if kernel is _search:
-            if not locked:
-                grids, seconds = f"grids below {small}×{small}", 3
-            elif not probing:
-                grids, seconds = f"{small}×{small} to {PROBE_FROM - 1}×{PROBE_FROM - 1} grids", 4
-            else:
-                grids, seconds = f"grids from {PROBE_FROM}×{PROBE_FROM} up", 9
-            return f"the exact solver for {grids}", seconds, kernel
-        grids = f"grids from {small}×{small} up" if locked else f"grids below {small}×{small}"
-        part = "propagation and matching" if probing else "propagation"
-        return f"{part} for {grids}", (2, 3, 3, 4)[2 * probing + locked], kernel
+            if small:
+                return f"the exact solver for {grids}", 3, kernel
+            if self.probing is None:
+                grids = f"{LOCKED_FROM}×{LOCKED_FROM} to {PROBE_FROM - 1}×{PROBE_FROM - 1} grids"
+                return f"the exact solver for {grids}", 4, kernel
+            return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 9, kernel
+        if not small:
+            grids = f"grids from {LOCKED_FROM}×{LOCKED_FROM} up"
+        if self.probing is None:
+            return f"propagation for {grids}", 2 if small else 3, kernel
+        return f"propagation and matching for {grids}", 3 if small else 4, kernel
 
     def grow(self) -> None:
         """Double the stack depth, keeping its levels."""

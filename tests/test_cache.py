@@ -10,6 +10,8 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
+from numba.core import types
+from numba.core.dispatcher import Dispatcher
 
 from ndoku import _cache, _jit, exact
 from ndoku._jit import compile_notice
@@ -85,3 +87,17 @@ def test_a_run_with_the_kernels_cached_says_nothing() -> None:
     run = subprocess.run(command, input=SHIDOKU, capture_output=True, text=True, check=True)
     assert run.stderr == ""
     assert len(run.stdout.split()) == 16
+
+
+def test_no_exact_kernel_is_compiled_for_a_literal_argument(data: Path) -> None:
+    """numba would compile a called kernel once more for each literal it is handed (see the
+    notes on kernels in ``ndoku.exact``); the cache holds every version compiled so far."""
+    sixteen = (data / "sudoku16/goomii_16x16_first40.txt").read_text().split(",")[0]
+    twenty_five = (data / "sudoku25/gecode_25x25_shared6.txt").read_text().split()[1]
+    for text in (SHIDOKU, sixteen, twenty_five.split(",")[0]):
+        [puzzle] = read_puzzles(text=text)
+        assert solve_exact(puzzle).status == "solved"
+    kernels = [k for k in vars(exact).values() if isinstance(k, Dispatcher)]
+    signatures = [key[0] for k in kernels for key in k._cache._cache_file._load_index()]
+    assert len(signatures) >= 10
+    assert not [s for s in signatures if any(isinstance(t, types.Literal) for t in s)]
