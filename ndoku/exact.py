@@ -254,9 +254,14 @@ def _drop(
     return n_hidden
 
 
-# Called, not inlined: one compiled copy serves the search, the probes and matching (its
-# inlined copies took most of the compile time, for no measurable speed).
-@_kernel()
+def _in_search(call: Any, caller: Any, callee: Any) -> bool:
+    """numba's inlining choice for :func:`_settle`: into the search loop only, where calling
+    it once per node took 2% of a hard 9×9's time; everywhere else one compiled copy is
+    called (each inlined copy costs a second of compiling)."""
+    return bool(caller.func_id.func_qualname == _search.__qualname__)
+
+
+@_kernel(inline=_in_search)
 def _settle(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -441,44 +446,25 @@ def _locked(
 
 
 @_kernel(inline="always")
-def _fix(
+def _restrict(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
     c: int,
-    bit: np.uint64,
+    m: np.uint64,
     free: int,
     net: tuple[IntArray, ...],
     locked: Locked | None,
     scratch: Scratch,
     size: int,
 ) -> int:
-    """Fix free cell ``c`` to the value of ``bit`` and propagate; free cells left, -1 if stuck."""
-    n_hidden = _drop(cand, counts, _int(0), c, cand[c] ^ bit, net, scratch, size)
+    """Remove the values of mask ``m`` from free cell ``c`` and propagate; free cells left, -1
+    if stuck. (All but one value: ``c`` is fixed to it; one value: ``c ≠`` that value.)"""
+    n_hidden = _drop(cand, counts, _int(0), c, m, net, scratch, size)
     if n_hidden < 0:
         return -1
-    scratch[0][0] = c
-    return _settle(cand, counts, _int(1), n_hidden, free, net, locked, scratch, size)
-
-
-@_kernel(inline="always")
-def _exclude(
-    cand: NDArray[np.uint64],
-    counts: NDArray[np.int8],
-    c: int,
-    bit: np.uint64,
-    free: int,
-    net: tuple[IntArray, ...],
-    locked: Locked | None,
-    scratch: Scratch,
-    size: int,
-) -> int:
-    """Remove the value of ``bit`` from free cell ``c`` and propagate; as :func:`_fix`."""
-    n_hidden = _drop(cand, counts, _int(0), c, bit, net, scratch, size)
-    if n_hidden < 0:
-        return -1
-    m = cand[c]
+    left = cand[c]
     pending = _int(0)
-    if m & (m - _ONE) == _ZERO:
+    if left & (left - _ONE) == _ZERO:
         scratch[0][0] = c
         pending += 1
     return _settle(cand, counts, pending, n_hidden, free, net, locked, scratch, size)
@@ -853,10 +839,12 @@ def _probe(
             _copy(cand, probed)
             _copy(counts, tallies[t + 1])
             # Singles only: locked candidates would cost more per probe than they prune.
-            left = _fix(probed, tallies[t + 1], c, bit, free, net, None, scratch, size)
+            left = _restrict(
+                probed, tallies[t + 1], c, probed[c] ^ bit, free, net, None, scratch, size
+            )
             history[c * size + _low_index(bit)] = free - left if left >= 0 else _FAILED
             if left < 0:
-                free = _exclude(cand, counts, c, bit, free, net, None, scratch, size)
+                free = _restrict(cand, counts, c, bit, free, net, None, scratch, size)
                 if free <= 0:
                     return free, -1, _ZERO
                 excluded = True
@@ -998,14 +986,12 @@ def _search(
                 _copy(tallies[d], tallies[t])
                 cell_at[d] = -1 - c
                 guesses += 1
-                free = _fix(
-                    stack[t], tallies[t], c, bit_at[d], free_at[d], net, locked, scratch, size
-                )
+                m = stack[t][c] ^ bit_at[d]  # c = value: every other value goes
             else:
                 t = d
-                free = _exclude(
-                    stack[t], tallies[t], -1 - c, bit_at[d], free_at[d], net, locked, scratch, size
-                )
+                c = -1 - c
+                m = bit_at[d]  # c ≠ value
+            free = _restrict(stack[t], tallies[t], c, m, free_at[d], net, locked, scratch, size)
             nodes += 1
             if free > 0:
                 free, cell_at[t], bit_at[t] = _choose(
@@ -1556,17 +1542,17 @@ class _Workspace:
         with these arrays, about how many seconds compiling it takes, and the kernel.
 
         One version of the kernels is compiled for each set of arrays left None. The seconds
-        are those of a first run on two cores (whole ``ndoku solve``: 3.4, 4.6 and 9.7 s).
+        are those of a first run on two cores (whole ``ndoku solve``: 4.3, 5.6 and 11.1 s).
         """
         small = self.locked is None
         grids = f"grids below {LOCKED_FROM}×{LOCKED_FROM}"
         if kernel is _search:
             if small:
-                return f"the exact solver for {grids}", 3, kernel
+                return f"the exact solver for {grids}", 4, kernel
             if self.probing is None:
                 grids = f"{LOCKED_FROM}×{LOCKED_FROM} to {PROBE_FROM - 1}×{PROBE_FROM - 1} grids"
-                return f"the exact solver for {grids}", 4, kernel
-            return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 9, kernel
+                return f"the exact solver for {grids}", 5, kernel
+            return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 10, kernel
         if not small:
             grids = f"grids from {LOCKED_FROM}×{LOCKED_FROM} up"
         if self.probing is None:
