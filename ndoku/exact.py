@@ -199,7 +199,9 @@ def _ticks(typingctx):  # type: ignore[no-untyped-def]
 # For the same reason a number handed to a kernel that is called (not inlined) is never a
 # plain constant, nor a counter started from one: numba types ``0`` as the literal 0, even
 # when a loop later adds to it, and would compile the callee once more for that literal.
-# ``_int(0)`` is an int64 0 that is no literal.
+# ``_int(0)`` is an int64 0 that is no literal. A kernel marked ``inline="always"`` is copied
+# into each caller and compiled there again, so only small ones are (and ``_settle``, the
+# largest, only into the search loop).
 
 
 @_kernel(inline="always")
@@ -1517,8 +1519,9 @@ class _Workspace:
                 np.zeros(topology.n_groups, dtype=np.int64),
                 np.zeros(topology.size, dtype=np.uint64),
             )
+        wanted = topology.size >= PROBE_FROM if probing is None else probing
         self.probing: Probing | None = None
-        if topology.size >= PROBE_FROM if probing is None else probing:
+        if wanted:
             self.probing = (
                 np.zeros(5 * topology.size, dtype=np.int32),
                 np.zeros(3 * topology.size, dtype=np.uint64),
