@@ -201,7 +201,7 @@ def _ticks(typingctx):  # type: ignore[no-untyped-def]
 # when a loop later adds to it, and would compile the callee once more for that literal.
 # ``_int(0)`` is an int64 0 that is no literal. A kernel marked ``inline="always"`` is copied
 # into each caller and compiled there again, so only small ones are (and ``_settle``, the
-# largest, only into the search loop).
+# largest, only into the search loop and matching).
 
 
 @_kernel(inline="always")
@@ -256,14 +256,14 @@ def _drop(
     return n_hidden
 
 
-def _in_search(call: Any, caller: Any, callee: Any) -> bool:
-    """numba's inlining choice for :func:`_settle`: into the search loop only, where calling
-    it once per node took 2% of a hard 9×9's time; everywhere else one compiled copy is
-    called (each inlined copy costs a second of compiling)."""
-    return bool(caller.func_id.func_qualname == _search.__qualname__)
+def _inline_settle(call: Any, caller: Any, callee: Any) -> bool:
+    """numba's inlining choice for :func:`_settle`: into the search loop and matching only,
+    where a call took 1-2% of a hard 9×9's and of a 25×25's time; everywhere else one
+    compiled copy is called (each inlined copy costs a second of compiling)."""
+    return bool(caller.func_id.func_qualname in (_search.__qualname__, _matching.__qualname__))
 
 
-@_kernel(inline=_in_search)
+@_kernel(inline=_inline_settle)
 def _settle(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -1545,7 +1545,7 @@ class _Workspace:
         with these arrays, about how many seconds compiling it takes, and the kernel.
 
         One version of the kernels is compiled for each set of arrays left None. The seconds
-        are those of a first run on two cores (whole ``ndoku solve``: 4.3, 5.6 and 11.1 s).
+        are those of a first run on two cores (whole ``ndoku solve``: 4.3, 5.6 and 12 s).
         """
         small = self.locked is None
         grids = f"grids below {LOCKED_FROM}×{LOCKED_FROM}"
@@ -1555,12 +1555,12 @@ class _Workspace:
             if self.probing is None:
                 grids = f"{LOCKED_FROM}×{LOCKED_FROM} to {PROBE_FROM - 1}×{PROBE_FROM - 1} grids"
                 return f"the exact solver for {grids}", 5, kernel
-            return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 10, kernel
+            return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 11, kernel
         if not small:
             grids = f"grids from {LOCKED_FROM}×{LOCKED_FROM} up"
         if self.probing is None:
             return f"propagation for {grids}", 2 if small else 3, kernel
-        return f"propagation and matching for {grids}", 3 if small else 4, kernel
+        return f"propagation and matching for {grids}", 4 if small else 6, kernel
 
     def grow(self) -> None:
         """Double the stack depth, keeping its levels."""

@@ -50,7 +50,7 @@ SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
     [
         (9, "the exact solver for grids below 16×16", 4),
         (16, "the exact solver for 16×16 to 24×24 grids", 5),
-        (25, "the exact solver for grids from 25×25 up", 10),
+        (25, "the exact solver for grids from 25×25 up", 11),
     ],
 )
 def test_the_notice_names_the_version_a_size_compiles(size: int, what: str, seconds: int) -> None:
