@@ -6,7 +6,7 @@ kernels for its size (numba caches one version per group of sizes: below 16×16,
 24×24, from 25×25 up). The goals are the issue's: 10 s for a 4×4, 9×9, Samurai and 16×16,
 20 s for a 25×25, on a two-core machine; a warm Samurai within 0.7 s. The detail gives the
 CPU time (user + system) too, which another process on the machine does not inflate.
-Measured 2026-11-24 on two cores: 4×4, 9×9 and Samurai 4.3 s, 16×16 5.6 s, 25×25 12 s
+Measured 2026-11-24 on two cores: 4×4, 9×9 and Samurai 4.3 s, 16×16 5.7 s, 25×25 13 s
 (31–48 s each before kernels were compiled per size); warm Samurai 0.6 s.
 """
 
