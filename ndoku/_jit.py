@@ -1,4 +1,5 @@
-"""Shared pieces of the numba kernels: the random number generator and the compile notice.
+"""Shared pieces of the numba kernels: the random number generator, a copy loop and the
+compile notice.
 
 Kernels draw from xorshift64* with the state in a one-element uint64 array, so a chain can be
 stopped and resumed (a timeout is checked between calls) and the same seed always gives the
@@ -18,7 +19,8 @@ _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _S12, _S25, _S27, _S32 = (np.uint64(k) for k in (12, 25, 27, 32))
 _MASK64 = (1 << 64) - 1
 
-_notified = False
+#: The ``what`` of each compile notice looked at so far.
+_settled: set[str] = set()
 
 
 def rng_state(seed: int) -> NDArray[np.uint64]:
@@ -53,21 +55,38 @@ def _below(bits: np.uint64, k: int) -> np.uint64:
     return ((bits >> _S32) * np.uint64(k)) >> _S32
 
 
-def compile_notice(*kernels: Any) -> None:
-    """Say once on stderr that kernels are being compiled, when numba's cache lacks them."""
-    global _notified
-    if _notified:
+@njit(cache=True, inline="always")
+def _copy(source: NDArray[Any], target: NDArray[Any]) -> None:
+    """``target[:] = source`` as a plain loop: numba's slice assignment copies the source
+    aside first in case the two overlap (it made the exact solver's probes ten times slower),
+    and compiles a formatted error for mismatched shapes (a second more per kernel)."""
+    for k in range(len(source)):
+        target[k] = source[k]
+
+
+def compile_notice(what: str, seconds: float, kernel: Any, arguments: tuple[Any, ...]) -> None:
+    """Say on stderr that ``what`` is compiling and about how many ``seconds`` that takes, when
+    ``kernel`` is neither compiled in this process nor in numba's cache for the types of
+    ``arguments`` (the arguments of the call about to be made).
+
+    Looked at once per ``what`` and process, so it may precede every call of ``kernel``; a
+    ``what`` names one set of argument types (one compiled version).
+    """
+    if what in _settled:
         return
-    _notified = True
-    if not all(_is_cached(kernel) for kernel in kernels):
-        print("ndoku: compiling kernels (first run only, takes a few seconds)…", file=sys.stderr)
+    _settled.add(what)
+    if not _is_cached(kernel, arguments):
+        print(f"ndoku: compiling {what} (first run only, about {seconds:g} s)…", file=sys.stderr)
 
 
-def _is_cached(kernel: Any) -> bool:
-    """Whether numba's on-disk cache holds a compiled version of ``kernel``."""
-    if kernel.signatures:
-        return True
+def _is_cached(kernel: Any, arguments: tuple[Any, ...]) -> bool:
+    """Whether ``kernel`` has a version for the types of ``arguments``, loaded or on disk."""
     try:
-        return bool(kernel._cache._cache_file._load_index())
+        signature = tuple(kernel.typeof_pyval(a) for a in arguments)
+        if signature in kernel.overloads:
+            return True
+        cache = kernel._cache
+        key = cache._index_key(signature, kernel.targetctx.codegen())
+        return key in cache._cache_file._load_index()
     except Exception:  # numba internals moved: stay quiet rather than guess
         return True

@@ -62,29 +62,26 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import extending, njit, types
 from numpy.typing import NDArray
 
-from ndoku._jit import compile_notice
+from ndoku._jit import _copy, compile_notice
 from ndoku.errors import NdokuError
 from ndoku.puzzle import Puzzle
 
 IntArray = NDArray[np.int32]
-#: Kernel work arrays: fix queue, hidden-single queue, cell weights, unit change stamps,
-#: group check stamps, the stamp clock, the pieces' candidates (see ``_locked``), the
-#: peers a fixed value was just removed from, the values a probe pass implied, the work
-#: arrays of ``_hall``, the units' matching check stamps, the probes' history, and a probe
-#: pass's two-way choices (cells, values, order keys).
-Scratch = tuple[
-    IntArray,
-    IntArray,
-    IntArray,
-    NDArray[np.int64],
-    NDArray[np.int64],
-    NDArray[np.int64],
-    NDArray[np.uint64],
-    IntArray,
-    NDArray[np.uint64],
+#: Kernel work arrays of every search: fix queue, hidden-single queue, cell weights, unit
+#: change stamps, the stamp clock, the peers a fixed value was just removed from.
+Scratch = tuple[IntArray, IntArray, IntArray, NDArray[np.int64], NDArray[np.int64], IntArray]
+#: Locked candidates (from ``LOCKED_FROM``): the program of ``_crossings``, group check
+#: stamps, the pieces' candidates.
+Locked = tuple[IntArray, NDArray[np.int64], NDArray[np.uint64]]
+#: All-different matching and probing (from ``PROBE_FROM``; matching alone for
+#: :func:`candidates`): the work arrays of ``_hall``, the units' matching check stamps, the
+#: values a probe pass implied, the probes' history, and a pass's two-way choices (cells,
+#: values, order keys).
+Probing = tuple[
     IntArray,
     NDArray[np.uint64],
     NDArray[np.int64],
+    NDArray[np.uint64],
     IntArray,
     IntArray,
     NDArray[np.uint64],
@@ -135,6 +132,8 @@ _HAS_TICKS = platform.machine().lower() in {"x86_64", "amd64"}
 
 # Untyped for mypy, which would see the decorated functions as typing-time callables.
 _intrinsic: Any = extending.intrinsic
+# Untyped for mypy, which would see numpy integers where the kernels' ints are meant.
+_int: Any = np.int64
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -190,9 +189,19 @@ def _ticks(typingctx):  # type: ignore[no-untyped-def]
 
 # --- kernels ------------------------------------------------------------------------------
 #
-# ``net`` (read-only) is the layout: CSR of unit → cells, cell → units, cell → peers, and the
-# locked-candidates program of ``_crossings`` (empty below ``LOCKED_FROM``). ``scratch``: see
-# ``Scratch``.
+# ``net`` (read-only) is the layout: CSR of unit → cells, cell → units, cell → peers.
+# ``scratch``, ``locked`` and ``probing``: see ``Scratch``, ``Locked`` and ``Probing``.
+#
+# Compile only what a puzzle needs: ``locked`` is None below ``LOCKED_FROM`` and ``probing``
+# below ``PROBE_FROM``. numba compiles a kernel once per argument types and, for a None
+# argument, drops the branches behind ``is None`` tests before typing, so a 9×9 never
+# compiles locked candidates, matching or probes (each variant is cached on its own).
+# For the same reason a number handed to a kernel that is called (not inlined) is never a
+# plain constant, nor a counter started from one: numba types ``0`` as the literal 0, even
+# when a loop later adds to it, and would compile the callee once more for that literal.
+# ``_int(0)`` is an int64 0 that is no literal. A kernel marked ``inline="always"`` is copied
+# into each caller and compiled there again, so only small ones are (and ``_settle``, the
+# largest, only into the search loop and matching).
 
 
 @_kernel(inline="always")
@@ -227,7 +236,7 @@ def _drop(
     """
     cell_unit_ptr, cell_units = net[2], net[3]
     hidden, weights, marks = scratch[1], scratch[2], scratch[3]
-    stamp = scratch[5][0]
+    stamp = scratch[4][0]
     cand[c] &= ~m
     while m != _ZERO:
         v = _low_index(m)
@@ -247,7 +256,14 @@ def _drop(
     return n_hidden
 
 
-@_kernel(inline="always")
+def _inline_settle(call: Any, caller: Any, callee: Any) -> bool:
+    """numba's inlining choice for :func:`_settle`: into the search loop and matching only,
+    where a call took 1-2% of a hard 9×9's and of a 25×25's time; everywhere else one
+    compiled copy is called (each inlined copy costs a second of compiling)."""
+    return bool(caller.func_id.func_qualname in (_search.__qualname__, _matching.__qualname__))
+
+
+@_kernel(inline=_inline_settle)
 def _settle(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -255,6 +271,7 @@ def _settle(
     n_hidden: int,
     free: int,
     net: tuple[IntArray, ...],
+    locked: Locked | None,
     scratch: Scratch,
     size: int,
 ) -> int:
@@ -263,11 +280,12 @@ def _settle(
     The fix queue holds cells fixed but not yet removed from their peers; each cell enters
     it once, when its mask first drops to one bit, so ``free`` counts cells not yet fixed. A
     fixed value's counts are set to -1 in the cell's units: they never trigger again.
-    Locked candidates are looked for only when singles find nothing more.
+    Locked candidates (unless ``locked`` is None) are looked for only when singles find
+    nothing more.
     """
-    unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net[:6]
+    unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net
     queue, hidden, weights = scratch[:3]
-    touched = scratch[7]
+    touched = scratch[5]
     head = 0
     hidden_head = 0
     while True:
@@ -319,9 +337,11 @@ def _settle(
                         pending += 1
                     break
         else:
-            if len(net[6]) == 0:
+            if locked is None:
                 return free
-            pending, n_hidden, found = _locked(cand, counts, pending, n_hidden, net, scratch, size)
+            pending, n_hidden, found = _locked(
+                cand, counts, pending, n_hidden, net, locked, scratch, size
+            )
             if n_hidden < 0:
                 return -1
             if not found:
@@ -335,6 +355,7 @@ def _locked(
     pending: int,
     n_hidden: int,
     net: tuple[IntArray, ...],
+    locked: Locked,
     scratch: Scratch,
     size: int,
 ) -> tuple[int, int, bool]:
@@ -346,11 +367,10 @@ def _locked(
     by changes made since, all stamped later than any check.) Returns the new queue lengths
     and whether a candidate was removed; ``n_hidden`` is -1 on a contradiction.
     """
-    program = net[6]
-    queue, marks, seen, clock = scratch[0], scratch[3], scratch[4], scratch[5]
+    program, seen, ors = locked
+    queue, marks, clock = scratch[0], scratch[3], scratch[4]
     now = clock[0]
     clock[0] = now + 1
-    ors = scratch[6]
     found = False
     pos = 0
     g = 0
@@ -428,45 +448,28 @@ def _locked(
 
 
 @_kernel(inline="always")
-def _fix(
+def _restrict(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
     c: int,
-    bit: np.uint64,
+    m: np.uint64,
     free: int,
     net: tuple[IntArray, ...],
+    locked: Locked | None,
     scratch: Scratch,
     size: int,
 ) -> int:
-    """Fix free cell ``c`` to the value of ``bit`` and propagate; free cells left, -1 if stuck."""
-    n_hidden = _drop(cand, counts, 0, c, cand[c] ^ bit, net, scratch, size)
+    """Remove the values of mask ``m`` from free cell ``c`` and propagate; free cells left, -1
+    if stuck. (All but one value: ``c`` is fixed to it; one value: ``c ≠`` that value.)"""
+    n_hidden = _drop(cand, counts, _int(0), c, m, net, scratch, size)
     if n_hidden < 0:
         return -1
-    scratch[0][0] = c
-    return _settle(cand, counts, 1, n_hidden, free, net, scratch, size)
-
-
-@_kernel(inline="always")
-def _exclude(
-    cand: NDArray[np.uint64],
-    counts: NDArray[np.int8],
-    c: int,
-    bit: np.uint64,
-    free: int,
-    net: tuple[IntArray, ...],
-    scratch: Scratch,
-    size: int,
-) -> int:
-    """Remove the value of ``bit`` from free cell ``c`` and propagate; as :func:`_fix`."""
-    n_hidden = _drop(cand, counts, 0, c, bit, net, scratch, size)
-    if n_hidden < 0:
-        return -1
-    m = cand[c]
-    pending = 0
-    if m & (m - _ONE) == _ZERO:
+    left = cand[c]
+    pending = _int(0)
+    if left & (left - _ONE) == _ZERO:
         scratch[0][0] = c
-        pending = 1
-    return _settle(cand, counts, pending, n_hidden, free, net, scratch, size)
+        pending += 1
+    return _settle(cand, counts, pending, n_hidden, free, net, locked, scratch, size)
 
 
 @_kernel()
@@ -475,7 +478,9 @@ def _start(
     counts: NDArray[np.int8],
     givens: IntArray,
     net: tuple[IntArray, ...],
+    locked: Locked | None,
     scratch: Scratch,
+    probing: Probing | None,
     size: int,
 ) -> int:
     """Candidates of a puzzle after propagating its givens; free cells left, -1 if none."""
@@ -485,12 +490,14 @@ def _start(
     counts[:] = size
     scratch[2][:] = 0
     scratch[3][:] = 0
-    scratch[4][:] = 0
-    scratch[11][:] = 0
-    scratch[12][:] = 0
-    scratch[5][0] = 1
-    n_hidden = 0
-    pending = 0
+    scratch[4][0] = 1
+    if locked is not None:
+        locked[1][:] = 0
+    if probing is not None:
+        probing[2][:] = 0
+        probing[4][:] = 0
+    n_hidden = _int(0)
+    pending = _int(0)
     for c in range(len(givens)):
         v = givens[c]
         if v > 0:
@@ -500,15 +507,7 @@ def _start(
                 return -1
             scratch[0][pending] = c
             pending += 1
-    return _settle(cand, counts, pending, n_hidden, len(givens), net, scratch, size)
-
-
-@_kernel(inline="always")
-def _copy(source: NDArray[Any], target: NDArray[Any]) -> None:
-    """``target[:] = source`` as a plain loop: numba's slice assignment first copies the
-    source aside in case the two overlap, which made probes' copies ten times slower."""
-    for k in range(len(source)):
-        target[k] = source[k]
+    return _settle(cand, counts, pending, n_hidden, len(givens), net, locked, scratch, size)
 
 
 @_kernel(inline="always")
@@ -649,7 +648,9 @@ def _matching(
     counts: NDArray[np.int8],
     free: int,
     net: tuple[IntArray, ...],
+    locked: Locked | None,
     scratch: Scratch,
+    probing: Probing,
     size: int,
 ) -> int:
     """All-different filtering of the units until it finds nothing; free cells left, -1 if
@@ -660,13 +661,13 @@ def _matching(
     units changed since their last check are looked at, stamped as in :func:`_locked`.
     """
     unit_ptr, unit_cells = net[0], net[1]
-    queue, marks, clock = scratch[0], scratch[3], scratch[5]
-    ints, masks, checked = scratch[9], scratch[10], scratch[11]
+    queue, marks, clock = scratch[0], scratch[3], scratch[4]
+    ints, masks, checked = probing[0], probing[1], probing[2]
     found = True
     while found and free > 0:
         found = False
-        n_hidden = 0
-        pending = 0
+        n_hidden = _int(0)
+        pending = _int(0)
         now = clock[0]
         clock[0] = now + 1
         for u in range(len(unit_ptr) - 1):
@@ -705,7 +706,7 @@ def _matching(
                     queue[pending] = c
                     pending += 1
         if found:
-            free = _settle(cand, counts, pending, n_hidden, free, net, scratch, size)
+            free = _settle(cand, counts, pending, n_hidden, free, net, locked, scratch, size)
     return free
 
 
@@ -714,7 +715,7 @@ def _two_way_choices(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
     net: tuple[IntArray, ...],
-    scratch: Scratch,
+    probing: Probing,
     size: int,
 ) -> int:
     """List the two-way choices of a state; their number.
@@ -725,7 +726,7 @@ def _two_way_choices(
     ``len(keys)``, plus ``i``; sorted, the keys list the strongest choices first, ties in
     list order, and ``key % len(keys)`` is the choice.
     """
-    history, sides, values, keys = scratch[12], scratch[13], scratch[14], scratch[15]
+    history, sides, values, keys = probing[4:]
     n_cells = len(cand)
     n = 0
     for x in range(n_cells + len(counts)):
@@ -794,7 +795,9 @@ def _probe(
     t: int,
     free: int,
     net: tuple[IntArray, ...],
+    locked: Locked | None,
     scratch: Scratch,
+    probing: Probing,
     size: int,
 ) -> tuple[int, int, np.uint64]:
     """Probe the two-way choices of level ``t`` once, on level ``t + 1``; see the glossary.
@@ -808,15 +811,13 @@ def _probe(
     cand = stack[t]
     counts = tallies[t]
     probed = stack[t + 1]
-    # Singles only: locked candidates would cost more per probe than they prune.
-    singles = (net[0], net[1], net[2], net[3], net[4], net[5], net[6][:0])
-    queue, implied, history = scratch[0], scratch[8], scratch[12]
-    sides, values, keys = scratch[13], scratch[14], scratch[15]
+    queue = scratch[0]
+    implied, history, sides, values, keys = probing[3:]
     implied[:] = _ZERO
     best = -1
     best_bit = _ZERO
     best_score = -1
-    n = _two_way_choices(cand, counts, net, scratch, size)
+    n = _two_way_choices(cand, counts, net, probing, size)
     _sort(keys, n)
     excluded = False
     for j in range(n):
@@ -839,10 +840,13 @@ def _probe(
                 break
             _copy(cand, probed)
             _copy(counts, tallies[t + 1])
-            left = _fix(probed, tallies[t + 1], c, bit, free, singles, scratch, size)
+            # Singles only: locked candidates would cost more per probe than they prune.
+            left = _restrict(
+                probed, tallies[t + 1], c, probed[c] ^ bit, free, net, None, scratch, size
+            )
             history[c * size + _low_index(bit)] = free - left if left >= 0 else _FAILED
             if left < 0:
-                free = _exclude(cand, counts, c, bit, free, singles, scratch, size)
+                free = _restrict(cand, counts, c, bit, free, net, None, scratch, size)
                 if free <= 0:
                     return free, -1, _ZERO
                 excluded = True
@@ -861,8 +865,8 @@ def _probe(
                     best_bit = a
     # Failed values propagated singles only, as probes do; locked candidates once at the end
     # (per failed value they cost more than the probes around them).
-    if excluded and len(net[6]):
-        free = _settle(cand, counts, 0, 0, free, net, scratch, size)
+    if excluded and locked is not None:
+        free = _settle(cand, counts, _int(0), _int(0), free, net, locked, scratch, size)
         if free <= 0:
             return free, -1, _ZERO
     # Later failed values may have fixed the best cell or taken its value.
@@ -871,23 +875,25 @@ def _probe(
     return free, best, best_bit
 
 
-@_kernel()
+@_kernel(inline="always")
 def _choose(
     stack: NDArray[np.uint64],
     tallies: NDArray[np.int8],
     t: int,
     free: int,
     net: tuple[IntArray, ...],
+    locked: Locked | None,
     scratch: Scratch,
+    probing: Probing | None,
     size: int,
 ) -> tuple[int, int, np.uint64]:
-    """Probe level ``t`` (from ``PROBE_FROM``) and pick its branch; free cells left, as
-    :func:`_probe`, with a branch whenever some cell is still free."""
-    if size >= PROBE_FROM:
-        free = _matching(stack[t], tallies[t], free, net, scratch, size)
+    """Probe level ``t`` (unless ``probing`` is None) and pick its branch; free cells left,
+    as :func:`_probe`, with a branch whenever some cell is still free."""
+    if probing is not None:
+        free = _matching(stack[t], tallies[t], free, net, locked, scratch, probing, size)
         if free <= 0:
             return free, -1, _ZERO
-        free, c, bit = _probe(stack, tallies, t, free, net, scratch, size)
+        free, c, bit = _probe(stack, tallies, t, free, net, locked, scratch, probing, size)
         if c >= 0 or free <= 0:
             return free, c, bit
     c, bit = _branch(stack[t], scratch[2])
@@ -909,7 +915,9 @@ def _search(
     free_at: NDArray[np.int64],
     cell_at: NDArray[np.int64],
     bit_at: NDArray[np.uint64],
+    locked: Locked | None,
     scratch: Scratch,
+    probing: Probing | None,
     regs: NDArray[np.int64],
     values: IntArray,
     stats: NDArray[np.int64],
@@ -936,13 +944,15 @@ def _search(
         if regs[_ACTIVE] == 0:
             row[:] = 0
             values[i, :] = 0
-            free = _start(stack[0], tallies[0], givens[i], net, scratch, size)
+            free = _start(stack[0], tallies[0], givens[i], net, locked, scratch, probing, size)
             nodes = 1
             d = -1
             if free == 0:
                 row[_PROPAGATED] = 1
             elif free > 0:
-                free, cell_at[0], bit_at[0] = _choose(stack, tallies, 0, free, net, scratch, size)
+                free, cell_at[0], bit_at[0] = _choose(
+                    stack, tallies, _int(0), free, net, locked, scratch, probing, size
+                )
                 free_at[0] = free
                 if free > 0:
                     d = 0
@@ -978,15 +988,17 @@ def _search(
                 _copy(tallies[d], tallies[t])
                 cell_at[d] = -1 - c
                 guesses += 1
-                free = _fix(stack[t], tallies[t], c, bit_at[d], free_at[d], net, scratch, size)
+                m = stack[t][c] ^ bit_at[d]  # c = value: every other value goes
             else:
                 t = d
-                free = _exclude(
-                    stack[t], tallies[t], -1 - c, bit_at[d], free_at[d], net, scratch, size
-                )
+                c = -1 - c
+                m = bit_at[d]  # c ≠ value
+            free = _restrict(stack[t], tallies[t], c, m, free_at[d], net, locked, scratch, size)
             nodes += 1
             if free > 0:
-                free, cell_at[t], bit_at[t] = _choose(stack, tallies, t, free, net, scratch, size)
+                free, cell_at[t], bit_at[t] = _choose(
+                    stack, tallies, t, free, net, locked, scratch, probing, size
+                )
             if free > 0:
                 free_at[t] = free
                 d = t
@@ -1022,16 +1034,17 @@ def _propagate(
     givens: IntArray,
     net: tuple[IntArray, ...],
     size: int,
+    locked: Locked | None,
     scratch: Scratch,
-    matching: bool,
+    probing: Probing | None,
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
 ) -> bool:
-    """Candidates after propagation (and all-different matching) into ``cand``; False on a
-    contradiction. ``counts``: the (unit, value) counts, overwritten."""
-    free = _start(cand, counts, givens, net, scratch, size)
-    if free > 0 and matching:
-        free = _matching(cand, counts, free, net, scratch, size)
+    """Candidates after propagation (and all-different matching unless ``probing`` is None)
+    into ``cand``; False on a contradiction. ``counts``: the (unit, value) counts, overwritten."""
+    free = _start(cand, counts, givens, net, locked, scratch, probing, size)
+    if probing is not None and free > 0:
+        free = _matching(cand, counts, free, net, locked, scratch, probing, size)
     return free >= 0
 
 
@@ -1152,13 +1165,15 @@ class BatchResult:
 class _Topology:
     """The arrays the kernels of one layout need (picklable, for worker processes).
 
-    ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers, then
-    the locked-candidates program (``n_groups`` groups).
+    ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers;
+    ``program`` the locked-candidates program (``n_groups`` groups), None below
+    ``LOCKED_FROM``.
     """
 
     n_cells: int
     size: int
     net: tuple[IntArray, ...]
+    program: IntArray | None
     n_groups: int
 
     @classmethod
@@ -1168,11 +1183,11 @@ class _Topology:
                 f"the exact solver handles up to {MAX_SYMBOLS} symbols, this puzzle has "
                 f"{puzzle.size}"
             )
-        units = puzzle.units
-        locked = puzzle.size >= LOCKED_FROM
-        program, n_groups = _crossings(puzzle) if locked else (np.zeros(0, dtype=np.int32), 0)
-        net = (units.ptr, units.cells, *puzzle.cell_units, *puzzle.peers, program)
-        return cls(puzzle.n_cells, puzzle.size, net, n_groups)
+        net = (puzzle.units.ptr, puzzle.units.cells, *puzzle.cell_units, *puzzle.peers)
+        if puzzle.size < LOCKED_FROM:
+            return cls(puzzle.n_cells, puzzle.size, net, None, 0)
+        program, n_groups = _crossings(puzzle)
+        return cls(puzzle.n_cells, puzzle.size, net, program, n_groups)
 
     @property
     def n_slots(self) -> int:
@@ -1437,13 +1452,20 @@ def _candidate_masks(
     """Candidates after propagation, whether no contradiction was found, the checked givens."""
     topology = _Topology.of(puzzle)
     one = _check_givens(topology, puzzle.givens if givens is None else givens)
-    compile_notice(_propagate)
     masks = np.zeros(topology.n_cells, dtype=np.uint64)
-    work = _Workspace(topology, 1)
-    ok = _propagate(
-        one, topology.net, topology.size, work.scratch, matching, masks, work.tallies[0]
+    work = _Workspace(topology, 1, probing=matching)
+    arguments = (
+        one,
+        topology.net,
+        topology.size,
+        work.locked,
+        work.scratch,
+        work.probing,
+        masks,
+        work.tallies[0],
     )
-    return masks, bool(ok), one
+    compile_notice(*work.compiling(_propagate), arguments)
+    return masks, bool(_propagate(*arguments)), one
 
 
 def _check_givens(
@@ -1474,28 +1496,42 @@ def _check_limits(limit: int, max_nodes: int, timeout: float) -> None:
 class _Workspace:
     """Search stack and queues of one layout; the stack grows when a search gets deep."""
 
-    def __init__(self, topology: _Topology, depth: int | None = None) -> None:
+    def __init__(
+        self, topology: _Topology, depth: int | None = None, *, probing: bool | None = None
+    ) -> None:
+        """``probing``: whether to make the matching and probing arrays (default: from
+        ``PROBE_FROM``)."""
         cells = max(topology.n_cells, 1)
         n_units = len(topology.net[0]) - 1
         choices = cells + topology.n_slots
-        self.scratch = (
+        self.scratch: Scratch = (
             np.zeros(cells, dtype=np.int32),
             np.zeros(max(topology.n_slots, 1), dtype=np.int32),
             np.zeros(cells, dtype=np.int32),
             np.zeros(n_units, dtype=np.int64),
-            np.zeros(topology.n_groups, dtype=np.int64),
             np.zeros(1, dtype=np.int64),
-            np.zeros(topology.size, dtype=np.uint64),
             np.zeros(int(np.diff(topology.net[4]).max(initial=0)) + 1, dtype=np.int32),
-            np.zeros(cells, dtype=np.uint64),
-            np.zeros(5 * topology.size, dtype=np.int32),
-            np.zeros(3 * topology.size, dtype=np.uint64),
-            np.zeros(n_units, dtype=np.int64),
-            np.zeros(cells * topology.size, dtype=np.int32),
-            np.zeros(2 * choices, dtype=np.int32),
-            np.zeros(2 * choices, dtype=np.uint64),
-            np.zeros(choices, dtype=np.int64),
         )
+        self.locked: Locked | None = None
+        if topology.program is not None:
+            self.locked = (
+                topology.program,
+                np.zeros(topology.n_groups, dtype=np.int64),
+                np.zeros(topology.size, dtype=np.uint64),
+            )
+        wanted = topology.size >= PROBE_FROM if probing is None else probing
+        self.probing: Probing | None = None
+        if wanted:
+            self.probing = (
+                np.zeros(5 * topology.size, dtype=np.int32),
+                np.zeros(3 * topology.size, dtype=np.uint64),
+                np.zeros(n_units, dtype=np.int64),
+                np.zeros(cells, dtype=np.uint64),
+                np.zeros(cells * topology.size, dtype=np.int32),
+                np.zeros(2 * choices, dtype=np.int32),
+                np.zeros(2 * choices, dtype=np.uint64),
+                np.zeros(choices, dtype=np.int64),
+            )
         self.regs = np.zeros(3, dtype=np.int64)
         depth = min(_FIRST_DEPTH if depth is None else depth, cells + 1)
         self.stack = np.zeros((depth, cells), dtype=np.uint64)
@@ -1503,6 +1539,28 @@ class _Workspace:
         self.free_at = np.zeros(depth, dtype=np.int64)
         self.cell_at = np.zeros(depth, dtype=np.int64)
         self.bit_at = np.zeros(depth, dtype=np.uint64)
+
+    def compiling(self, kernel: Any) -> tuple[str, float, Any]:
+        """What the compile notice says of ``kernel`` (``_search`` or ``_propagate``) called
+        with these arrays, about how many seconds compiling it takes, and the kernel.
+
+        One version of the kernels is compiled for each set of arrays left None. The seconds
+        are those of a first run on two cores (whole ``ndoku solve``: 4.3, 5.6 and 12 s).
+        """
+        small = self.locked is None
+        grids = f"grids below {LOCKED_FROM}×{LOCKED_FROM}"
+        if kernel is _search:
+            if small:
+                return f"the exact solver for {grids}", 4, kernel
+            if self.probing is None:
+                grids = f"{LOCKED_FROM}×{LOCKED_FROM} to {PROBE_FROM - 1}×{PROBE_FROM - 1} grids"
+                return f"the exact solver for {grids}", 5, kernel
+            return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 11, kernel
+        if not small:
+            grids = f"grids from {LOCKED_FROM}×{LOCKED_FROM} up"
+        if self.probing is None:
+            return f"propagation for {grids}", 2 if small else 3, kernel
+        return f"propagation and matching for {grids}", 4 if small else 6, kernel
 
     def grow(self) -> None:
         """Double the stack depth, keeping its levels."""
@@ -1523,7 +1581,6 @@ def _solve_array(
 ) -> BatchResult:
     """Run the search kernel over a checked ``(puzzles, cells)`` array, in this process."""
     _check_limits(limit, max_nodes, timeout)
-    compile_notice(_search)
     n = len(givens)
     values = np.zeros((n, topology.n_cells), dtype=np.int32)
     stats = np.zeros((n, _N_STATS), dtype=np.int64)
@@ -1535,8 +1592,7 @@ def _solve_array(
     pause_ticks = int(_PAUSE_SECONDS / tick_seconds) if tick_seconds else 0
     i = 0
     while i < n:
-        before = time.perf_counter()
-        i_next = _search(
+        arguments = (
             givens,
             i,
             limit,
@@ -1550,11 +1606,16 @@ def _solve_array(
             work.free_at,
             work.cell_at,
             work.bit_at,
+            work.locked,
             work.scratch,
+            work.probing,
             work.regs,
             values,
             stats,
         )
+        compile_notice(*work.compiling(_search), arguments)
+        before = time.perf_counter()
+        i_next = _search(*arguments)
         now = time.perf_counter()
         if not tick_seconds:
             seconds[i] += now - before

@@ -86,7 +86,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ndoku._jit import _below, _next, compile_notice, rng_state
+from ndoku._jit import _below, _copy, _next, compile_notice, rng_state
 from ndoku.errors import NdokuError
 from ndoku.exact import candidates as cell_candidates
 from ndoku.exact import fixed_values
@@ -1008,11 +1008,12 @@ def metropolis(
         trace[0] = (0, energy, t0, math.nan)
         stats[_ROWS] = 1
     state = rng_state(seed)
-    compile_notice(_chain)
 
     def run(budget: int) -> None:
         arrays = (*prepared.arrays, thresholds, plan, trace, state, stats, budget)
-        _chain(prepared.kind, values, best_values, *arrays)
+        arguments = (prepared.kind, values, best_values, *arrays)
+        compile_notice("the Metropolis chain", 2, _chain, arguments)
+        _chain(*arguments)
 
     run(0)  # compile or load: untimed
     start = time.perf_counter()
@@ -1347,7 +1348,7 @@ def _box_swap_chain(
         if energy < best:
             best = energy
             best_at = done
-            best_values[:] = values
+            _copy(values, best_values)
     state[0] = s
     stats[0] = energy
     stats[1] = best
@@ -1404,7 +1405,7 @@ def _single_site_chain(
         if energy < best:
             best = energy
             best_at = done
-            best_values[:] = values
+            _copy(values, best_values)
     state[0] = s
     stats[0] = energy
     stats[1] = best

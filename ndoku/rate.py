@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ndoku._jit import compile_notice
+from ndoku._jit import _copy, compile_notice
 from ndoku.exact import DEFAULT_TIMEOUT, solve_exact
 from ndoku.metropolis import metropolis
 from ndoku.puzzle import Puzzle
@@ -80,7 +80,7 @@ def _singles(
     full |= full - _ONE
     cand = np.full(n, full, dtype=np.uint64)
     marks = np.zeros(n, dtype=np.uint64)
-    values[:] = givens
+    _copy(givens, values)
     for c in range(n):
         if givens[c] > 0:
             bit = _ONE << np.uint64(givens[c] - 1)
@@ -174,10 +174,9 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = Tr
     (False, True)
     """
     fixed = puzzle.givens if givens is None else givens
-    compile_notice(_singles)
     peer_ptr, peers = puzzle.peers
     values = np.zeros(puzzle.n_cells, dtype=np.int32)
-    outcome, rounds = _singles(
+    arguments = (
         np.ascontiguousarray(fixed, dtype=np.int32),
         puzzle.units.ptr,
         puzzle.units.cells,
@@ -187,6 +186,8 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = Tr
         hidden,
         values,
     )
+    compile_notice("the singles of the rating", 1, _singles, arguments)
+    outcome, rounds = _singles(*arguments)
     return Singles(outcome == _SOLVED, outcome == _CONTRADICTION, rounds)
 
 

@@ -238,7 +238,6 @@ def tempering(
     narrowed, candidates = pruned(puzzle, fixed) if prune else (fixed, None)
     forced = int((narrowed > 0).sum() - (fixed > 0).sum())
     replicas_ = Replicas.start(box_swap_system(puzzle, narrowed, candidates), ladder, seed)
-    compile_notice(_sweeps)
     replicas_.run(0, 0, 0)  # compile or load: untimed
     previous_threads = numba.get_num_threads()
     if threads is not None:
@@ -345,26 +344,25 @@ class Replicas:
     def run(self, first: int, sweeps: int, budget: int) -> int:
         """Sweeps ``first`` .. ``first + sweeps - 1`` of ``budget`` proposals per replica,
         each followed by its exchanges; stops after a sweep that solves. Returns sweeps run."""
-        system = self.system
-        return int(
-            _sweeps(
-                self.values,
-                self.best_values,
-                self.place,
-                self.counts,
-                self.masks,
-                *system.kernel_arrays,
-                self.thresholds,
-                self.betas,
-                self.rung_of,
-                self.states,
-                self.stats,
-                self.exchanges,
-                first,
-                sweeps,
-                budget,
-            )
+        arguments = (
+            self.values,
+            self.best_values,
+            self.place,
+            self.counts,
+            self.masks,
+            *self.system.kernel_arrays,
+            self.thresholds,
+            self.betas,
+            self.rung_of,
+            self.states,
+            self.stats,
+            self.exchanges,
+            first,
+            sweeps,
+            budget,
         )
+        compile_notice("the tempering sweeps", 3, _sweeps, arguments)
+        return int(_sweeps(*arguments))
 
     @property
     def proposals(self) -> int:

@@ -1,0 +1,103 @@
+"""Whole-process time of the first ``ndoku solve`` on an empty numba cache, per size, and of a
+run with the kernels cached.
+
+Each first run gets a fresh temporary ``NUMBA_CACHE_DIR``, so it compiles the exact solver's
+kernels for its size (numba caches one version per group of sizes: below 16×16, 16×16 to
+24×24, from 25×25 up). The goals are the issue's: 10 s for a 4×4, 9×9, Samurai and 16×16,
+20 s for a 25×25, on a two-core machine; a warm Samurai within 0.7 s. The detail gives the
+CPU time (user + system) too, which another process on the machine does not inflate.
+Measured 2026-11-24 on two cores: 4×4, 9×9 and Samurai 4.3 s, 16×16 5.7 s, 25×25 13 s
+(31–48 s each before kernels were compiled per size); warm Samurai 0.6 s.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+from benchmarks._common import REPO, Goal, median
+
+RUNS = 2  # first runs per size, each in its own empty cache
+WARM_RUNS = 5
+DATA = REPO / "tests" / "data"
+
+
+def _first_line(relative: str, field: int) -> str:
+    """The puzzle of the first line of a ``tests/data`` file (``field`` of its words, before
+    any comma: ``id puzzle,solution status`` or ``puzzle,solution``)."""
+    line = (DATA / relative).read_text().splitlines()[0]
+    return line.split()[field].split(",")[0] + "\n"
+
+
+#: Name, the ``ndoku solve`` argument, its standard input ('-' reads it), goal in seconds.
+CASES = [
+    ("4×4", "-", _first_line("sudoku4/wild_4x4.txt", 1), 10.0),
+    ("9×9", "-", _first_line("sudoku9/norvig_top95.txt", 0), 10.0),
+    ("Samurai", str(REPO / "examples" / "samurai.txt"), None, 10.0),
+    ("16×16", "-", _first_line("sudoku16/goomii_16x16_first40.txt", 0), 10.0),
+    ("25×25", "-", _first_line("sudoku25/gecode_25x25_shared6.txt", 1), 20.0),
+]
+
+
+def solve(argument: str, text: str | None, cache: str | None) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one ``ndoku solve``, and what it wrote on stderr."""
+    env = dict(os.environ)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "ndoku", "solve", argument],
+        input=text,
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, done.stderr.strip()
+
+
+def first_run_goal(name: str, argument: str, text: str | None, target: float) -> Goal:
+    runs = []
+    for _ in range(RUNS):
+        with tempfile.TemporaryDirectory(prefix="ndoku-firstrun-") as cache:
+            runs.append(solve(argument, text, cache))
+    walls = [wall for wall, _, _ in runs]
+    cpus = [cpu for _, cpu, _ in runs]
+    notice = runs[0][2] or "no compile notice"
+    detail = f"{RUNS} runs, max {max(walls):.1f} s; CPU median {median(cpus):.1f} s; {notice}"
+    return Goal(
+        f"first ndoku solve, empty cache: {name} (median)",
+        median(walls),
+        target,
+        "s",
+        detail=detail,
+    )
+
+
+def main() -> list[Goal]:
+    goals = [first_run_goal(*case) for case in CASES]
+    samurai = str(REPO / "examples" / "samurai.txt")
+    solve(samurai, None, None)  # fills the cache
+    warm = [solve(samurai, None, None) for _ in range(WARM_RUNS)]
+    times = [wall for wall, _, _ in warm]
+    said = {stderr for _, _, stderr in warm if stderr}
+    detail = f"{WARM_RUNS} runs, max {max(times):.2f} s" + (f"; said {said}" if said else "")
+    goals.append(
+        Goal(
+            "ndoku solve examples/samurai.txt, cache warm (median)",
+            median(times),
+            0.7,
+            "s",
+            detail=detail,
+        )
+    )
+    return goals
