@@ -556,8 +556,6 @@ def _parse_block(
     columns = _columns(rows) if drawing else None
     aligned = columns is not None and len(set(map(len, columns))) > 1
     width = 1 + max(max(c, default=0) for c in columns) if columns and aligned else len(rows[0][2])
-    # A drawing (--pretty) shows a missing cell blank, an empty one ".".
-    drawn = drawing
     if not aligned:
         columns = [list(range(len(spans))) for _, _, spans in rows]
         for number, _, spans in rows:
@@ -579,8 +577,8 @@ def _parse_block(
         where[r, :, 0] = number
         where[r, :, 1] = spans[-1][0] + 1 if spans else 1
         for (start, _, token), c in zip(spans, cols, strict=True):
-            # In a drawing a missing cell is blank, so a dot is an empty cell.
-            values[r, c], letter = _token_value(token, alphabet, number, start + 1, drawn)
+            # A drawing (--pretty) shows a missing cell blank, so a dot is an empty cell.
+            values[r, c], letter = _token_value(token, alphabet, number, start + 1, drawing)
             letters |= letter
             where[r, c, 1] = start + 1
             written[r, c] = token
@@ -594,9 +592,9 @@ def _parse_block(
             for (n, _, spans), cols in zip(rows, columns, strict=True)
         }
         template = Template(tuple((t, spans_of.get(n)) for n, t in lines))
-    outlines = _outlines(lines, rows, columns, width) if bars and template else None
+    outlines = _outlines(lines, rows, columns, width) if bars else None
     zero_symbol = alphabet is not None and "0" in alphabet
-    default_empty = "." if drawn else "-" if zero_symbol else "0"
+    default_empty = "." if drawing else "-" if zero_symbol else "0"
     style = Style(
         "tokens" if spaced else "chars",
         alphabet=alphabet,
