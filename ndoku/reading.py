@@ -99,7 +99,8 @@ class _Fit:
 
 
 def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
-    """The frame of a parsed grid and the grid as read (its values, its alphabet, its dots).
+    """The frame of a parsed grid and the grid as read (its values, its alphabet, its dots);
+    of a one-line puzzle, as :func:`read_batch` read it, only the frame.
 
     When no reading fits, the ``1-9A-…`` (or declared) reading is returned with the first
     layout found, so that the caller's checks say what is wrong with it (a value out of
@@ -117,6 +118,8 @@ def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
     >>> frame.layout.size, read.style.alphabet, int(read.values[0, 0]), int(read.values[1, 0])
     (16, '0123456789ABCDEF', 1, 0)
     """
+    if grid.style.kind == "line":  # read_batch chose its alphabet for the whole file
+        return Frame.of(layout_of(grid, override)), grid
     dotted = _dotted(grid, override)
     declared_single = (
         dotted is not None
@@ -200,13 +203,11 @@ def read_batch(grids: Sequence[Grid]) -> list[Grid]:
     reading = readings[0]
     if reading is ONE_BASED:
         return list(grids)
-    table = tables[reading]
+    read = [g.with_values(_decode(g, tables[reading])) for g in grids]
     style = dataclasses.replace(
-        grids[0].style,
-        alphabet=reading.alphabet(side),
-        empty=_empty_mark(grids[0], table),
+        grids[0].style, alphabet=reading.alphabet(side), empty=_empty_mark(read[0])
     )
-    return [g.with_values(_decode(g, table), style) for g in grids]
+    return [g.with_values(g.values, style) for g in read]
 
 
 def _dotted(grid: Grid, override: str | None) -> Grid | None:
@@ -279,11 +280,10 @@ def _choose(fits: list[_Fit], structure: Grid) -> tuple[Frame, Grid] | None:
     fit = distinct[0]
     grid = fit.grid
     if fit.reading is not None and fit.reading is not ONE_BASED:
-        table = {str(t): fit.reading.value(str(t)) for t in np.unique(grid.written)}
         style = dataclasses.replace(
             grid.style,
             alphabet=fit.reading.alphabet(fit.layout.size),
-            empty=_empty_mark(grid, table),
+            empty=_empty_mark(grid),
         )
         grid = grid.with_values(grid.values, style)
     return frames[id(fit.layout)], grid
@@ -297,13 +297,12 @@ def _same(a: _Fit, b: _Fit) -> bool:
     return a.layout.corners == b.layout.corners and np.array_equal(a.grid.values, b.grid.values)
 
 
-def _empty_mark(grid: Grid, table: dict[str, int]) -> str:
-    """How the grid writes its empty cells in a reading where ``0`` may be a symbol."""
-    marks = Counter(
-        str(t) for t in grid.written[grid.values == EMPTY].ravel() if table.get(str(t)) == EMPTY
-    )
+def _empty_mark(grid: Grid) -> str:
+    """How ``grid``, in the reading its values are in, writes an empty cell (its commonest
+    empty mark)."""
+    marks = Counter(grid.written[grid.values == EMPTY].ravel().tolist())
     if marks:
-        return marks.most_common(1)[0][0]
+        return str(marks.most_common(1)[0][0])
     return grid.style.empty if grid.style.empty in EMPTY_MARKS else "-"
 
 

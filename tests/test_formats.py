@@ -64,6 +64,7 @@ def test_hexadoku_in_0_to_F_is_read_as_written(
     assert out == STYLES[style](written(solution, HEX, empty))
     [read] = read_puzzles(text=text)
     assert int((read.givens > 0).sum()) == sum(v > 0 for row in puzzle for v in row)
+    assert read.text() == text  # empty cells written back with the input's own mark
 
 
 def test_numbers_padded_with_zeros_print_padded(run: CliRun) -> None:
@@ -74,6 +75,13 @@ def test_numbers_padded_with_zeros_print_padded(run: CliRun) -> None:
     assert out == pad(janko_values(Path(str(path).replace(".puzzle.", ".solution."))))
     code, _, err = run("solve", "-", input=pad(janko_values(path)).replace("00 ", "0 ", 1))
     assert code == 2 and "numbers written two ways" in err
+
+
+def test_a_batch_is_read_in_one_alphabet_and_written_back_as_read() -> None:
+    lines = [STYLES["line"](written(janko_values(path), HEX, ".")) for path in JANKO16]
+    puzzles = read_puzzles(text="".join(lines))
+    assert [p.grid.style.alphabet for p in puzzles] == [HEX] * len(lines)
+    assert [p.text() for p in puzzles] == lines
 
 
 GECODE25 = (DATA / "sudoku25" / "gecode_25x25_shared6.txt").read_text().splitlines()[1]
