@@ -310,3 +310,18 @@ def test_damaged_pasted_grids_are_read_or_refused(edits: list[tuple[int, str]], 
         raise
     except NdokuError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("------+------+------\n", "line 1, column 1: only rules, no grid rows"),
+        ("1 2 | 3 4\n3 4 | 1\n----+----\n2 1 | 4 3\n4 3 | 2 1\n", "line 2, column 8: ragged row"),
+        ("[Puzzle]\n", "holds no puzzle"),
+    ],
+    ids=["rules-only", "ragged-with-bars", "empty-section"],
+)
+def test_bad_pasted_grids_are_named(run: CliRun, text: str, message: str) -> None:
+    code, out, err = run("solve", "-", input=text)
+    assert code == 2 and out == ""
+    assert err.startswith("Error:") and message in err
