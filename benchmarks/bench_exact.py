@@ -2,15 +2,15 @@
 
 What is measured
 ----------------
-- Batches (9×9, 16×16): one :func:`~ndoku.exact.solve_many` call per set, kernels loaded
+- Batches (9×9, 16×16): one :func:`~ndoku.solvers.exact.solve_many` call per set, kernels loaded
   beforehand. The goal is the median of the per-puzzle times measured *inside* the kernel
   (time-stamp counter: no Python overhead); the detail also gives the whole call divided by
   the number of puzzles (Python included).
-- Multi-grids and 25×25: one :func:`~ndoku.exact.solve_exact` call per puzzle, wall time of
+- Multi-grids and 25×25: one :func:`~ndoku.solvers.exact.solve_exact` call per puzzle, wall time of
   the whole call (Python included); the best of a few runs (the search is deterministic:
   the runs differ only by what else the machine was doing).
 
-Every solution is checked with :func:`ndoku.verify.problems`; the last goal counts the
+Every solution is checked with :func:`ndoku.tasks.verify.problems`; the last goal counts the
 puzzles that were not all solved, checked and proved unique.
 """
 
@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks._common import Goal, benchmark_data, median
-from ndoku.exact import ExactResult, solve_exact, solve_many
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.verify import problems
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.solvers.exact import ExactResult, solve_exact, solve_many
+from ndoku.tasks.verify import problems
 
 TIMEOUT_25 = 20.0  # per 25×25 puzzle: far above the goal, so a miss shows by how much
 RUNS = 5  # best of, per multi-grid puzzle

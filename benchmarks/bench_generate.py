@@ -2,7 +2,7 @@
 
 What is measured
 ----------------
-- :func:`ndoku.generate.generate` with default options (a random solution, then every given
+- :func:`ndoku.tasks.generate.generate` with default options (a random solution, then every given
   that can go removed, no symmetry), kernels loaded beforehand: the median over several
   seeds of the whole call, including the final read-back, proof and verification.
 - The rating (exact part, no chains) of every puzzle of the five 9×9 calibration sets
@@ -21,9 +21,9 @@ import time
 from itertools import pairwise
 
 from benchmarks._common import Goal, benchmark_data, median
-from ndoku.generate import generate, layout_puzzle
-from ndoku.puzzle import read_puzzles
-from ndoku.rate import LEVELS, Rating, rate
+from ndoku.model.puzzle import read_puzzles
+from ndoku.tasks.generate import generate, layout_puzzle
+from ndoku.tasks.rate import LEVELS, Rating, rate
 
 #: (layout, seeds, target seconds)
 GOALS = (("9x9", 21, 0.05), ("samurai", 11, 1.0), ("16x16", 11, 2.0), ("sumo", 7, 5.0))

@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 
 from benchmarks._common import Goal, benchmark_data, median
-from ndoku.exact import solve_exact
-from ndoku.generate import generate, layout_puzzle
-from ndoku.grid import parse
-from ndoku.metropolis import metropolis
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.verify import problems
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.exact import solve_exact
+from ndoku.tasks.generate import generate, layout_puzzle
+from ndoku.tasks.verify import problems
+from ndoku.text.grid import parse
 
 RUNS = 5
 SEEDS = 20

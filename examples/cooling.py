@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ndoku.plot import plot_sweep
-from ndoku.puzzle import read_puzzles
-from ndoku.solve import Options
-from ndoku.tune import parse_grid, settings_of, summarize, sweep, table
+from ndoku.model.puzzle import read_puzzles
+from ndoku.tasks.plot import plot_sweep
+from ndoku.tasks.solve import Options
+from ndoku.tasks.tune import parse_grid, settings_of, summarize, sweep, table
 
 HERE = Path(__file__).parent
 MAX_PROPOSALS = 2_000_000

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ndoku.metropolis import metropolis
-from ndoku.plot import LabelledTrace, plot_traces
-from ndoku.puzzle import read_puzzles
+from ndoku.model.puzzle import read_puzzles
+from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.tasks.plot import LabelledTrace, plot_traces
 
 HERE = Path(__file__).parent
 

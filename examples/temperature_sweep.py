@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ndoku.plot import plot_sweep
-from ndoku.puzzle import read_puzzles
-from ndoku.solve import Options
-from ndoku.tune import fit_line, fit_minimum, parse_grid, settings_of, summarize, sweep, table
+from ndoku.model.puzzle import read_puzzles
+from ndoku.tasks.plot import plot_sweep
+from ndoku.tasks.solve import Options
+from ndoku.tasks.tune import fit_line, fit_minimum, parse_grid, settings_of, summarize, sweep, table
 
 HERE = Path(__file__).parent
 GRID = parse_grid("0.15:0.6:0.025")

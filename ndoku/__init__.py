@@ -10,10 +10,10 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from ndoku import _cache  # noqa: F401  (before any kernel: a read-only install still caches)
+from ndoku import jit  # noqa: F401  (before any kernel: a read-only install still caches)
 from ndoku.errors import ConflictError, LayoutError, NdokuError, ParseError, VerificationError
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.solve import Outcome, solve
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.tasks.solve import Outcome, solve
 
 __all__ = [
     "ConflictError",

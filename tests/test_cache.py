@@ -13,10 +13,11 @@ import pytest
 from numba.core import types
 from numba.core.dispatcher import Dispatcher
 
-from ndoku import _cache, _jit, exact
-from ndoku._jit import compile_notice
-from ndoku.exact import solve_exact
-from ndoku.puzzle import read_puzzles
+from ndoku import jit
+from ndoku.jit import compile_notice
+from ndoku.model.puzzle import read_puzzles
+from ndoku.solvers import exact
+from ndoku.solvers.exact import solve_exact
 
 
 def test_read_only_package_caches_in_the_user_folder(
@@ -25,9 +26,9 @@ def test_read_only_package_caches_in_the_user_folder(
     monkeypatch.setenv("NUMBA_CACHE_DIR", "")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)
-    writable = _cache._writable
-    monkeypatch.setattr(_cache, "_writable", lambda d: d.name != "__pycache__" and writable(d))
-    chosen = _cache.choose_cache_dir()
+    writable = jit._writable
+    monkeypatch.setattr(jit, "_writable", lambda d: d.name != "__pycache__" and writable(d))
+    chosen = jit.choose_cache_dir()
     assert chosen == str(tmp_path / "ndoku")
     assert chosen == numba.config.CACHE_DIR
     assert (tmp_path / "ndoku").is_dir()
@@ -37,9 +38,9 @@ def test_a_writable_package_or_an_explicit_folder_is_left_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere")
-    assert _cache.choose_cache_dir() is None
+    assert jit.choose_cache_dir() is None
     monkeypatch.setenv("NUMBA_CACHE_DIR", "")
-    assert _cache.choose_cache_dir() is None  # the package folder is writable in a checkout
+    assert jit.choose_cache_dir() is None  # the package folder is writable in a checkout
 
 
 SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
@@ -65,7 +66,7 @@ def test_the_notice_shows_only_when_the_cache_lacks_the_kernel(
     """Looked up in numba's cache by argument types, without compiling anything new."""
     [puzzle] = read_puzzles(text=SHIDOKU)
     solve_exact(puzzle)  # compiled or loaded from the cache now
-    monkeypatch.setattr(_jit, "_settled", set())
+    monkeypatch.setattr(jit, "_settled", set())
     capsys.readouterr()
     assert solve_exact(puzzle).status == "solved"
     assert capsys.readouterr().err == ""
@@ -91,7 +92,7 @@ def test_a_run_with_the_kernels_cached_says_nothing() -> None:
 
 def test_no_exact_kernel_is_compiled_for_a_literal_argument(data: Path) -> None:
     """numba would compile a called kernel once more for each literal it is handed (see the
-    notes on kernels in ``ndoku.exact``); the cache holds every version compiled so far."""
+    notes on kernels in ``ndoku.solvers.exact``); the cache holds every version compiled so far."""
     sixteen = (data / "sudoku16/goomii_16x16_first40.txt").read_text().split(",")[0]
     twenty_five = (data / "sudoku25/gecode_25x25_shared6.txt").read_text().split()[1]
     for text in (SHIDOKU, sixteen, twenty_five.split(",")[0]):

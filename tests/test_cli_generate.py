@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from ndoku.exact import solve_exact
-from ndoku.layout import available_layouts
-from ndoku.puzzle import read_puzzles
-from ndoku.verify import problems
+from ndoku.model.layout import available_layouts
+from ndoku.model.puzzle import read_puzzles
+from ndoku.solvers.exact import solve_exact
+from ndoku.tasks.verify import problems
 
 if TYPE_CHECKING:
     from conftest import CliRun

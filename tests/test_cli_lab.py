@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ndoku.puzzle import read_puzzles
-from ndoku.verify import problems
+from ndoku.model.puzzle import read_puzzles
+from ndoku.tasks.verify import problems
 
 if TYPE_CHECKING:
     from conftest import CliRun

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ndoku import exact
 from ndoku.errors import NdokuError
-from ndoku.exact import (
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.solvers import exact
+from ndoku.solvers.exact import (
     ExactResult,
     candidates,
     fixed_values,
@@ -21,8 +22,7 @@ from ndoku.exact import (
     solve_exact,
     solve_many,
 )
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.verify import problems
+from ndoku.tasks.verify import problems
 
 DATA = Path(__file__).parent / "data"
 

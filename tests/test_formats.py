@@ -17,14 +17,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ndoku.alphabet import AlphabetError
 from ndoku.errors import NdokuError, VerificationError
-from ndoku.generate import generate, layout_puzzle
-from ndoku.grid import MISSING, parse
-from ndoku.layout import available_layouts
-from ndoku.puzzle import read_puzzles
-from ndoku.render import draw
-from ndoku.solve import Options, solve
+from ndoku.model.layout import available_layouts
+from ndoku.model.puzzle import read_puzzles
+from ndoku.tasks.generate import generate, layout_puzzle
+from ndoku.tasks.render import draw
+from ndoku.tasks.solve import Options, solve
+from ndoku.text.alphabet import AlphabetError
+from ndoku.text.grid import MISSING, parse
 
 if TYPE_CHECKING:
     from conftest import CliRun

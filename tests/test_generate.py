@@ -9,10 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import ndoku.generate as gen
+import ndoku.tasks.generate as gen
 from ndoku.errors import LayoutError, NdokuError
-from ndoku.exact import solve_exact, solve_many
-from ndoku.generate import (
+from ndoku.model.layout import available_layouts
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.solvers.exact import solve_exact, solve_many
+from ndoku.tasks.generate import (
     Generated,
     GenerateTimeout,
     generate,
@@ -25,11 +27,9 @@ from ndoku.generate import (
     thin,
     thin_singles,
 )
-from ndoku.layout import available_layouts
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.rate import EXPERT_GUESSES, LEVELS, singles
-from ndoku.solve import Options, solve
-from ndoku.verify import problems
+from ndoku.tasks.rate import EXPERT_GUESSES, LEVELS, singles
+from ndoku.tasks.solve import Options, solve
+from ndoku.tasks.verify import problems
 
 LAYOUTS = sorted(available_layouts())
 #: Layouts whose minimal puzzles take long to prove (many seconds): thinned to a share only.

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from ndoku.errors import ConflictError, LayoutError, NdokuError, ParseError
-from ndoku.grid import MISSING, decode, format_grid, parse, parse_symbols
-from ndoku.puzzle import read_puzzles
+from ndoku.model.puzzle import read_puzzles
+from ndoku.text.grid import MISSING, decode, format_grid, parse, parse_symbols
 
 WIKI_ROWS = [
     "5 3 0 0 7 0 0 0 0",

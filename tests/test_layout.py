@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from ndoku.errors import LayoutError
-from ndoku.layout import available_layouts, find_layout, load_layout
-from ndoku.puzzle import read_puzzles
+from ndoku.model.layout import available_layouts, find_layout, load_layout
+from ndoku.model.puzzle import read_puzzles
 
 if TYPE_CHECKING:
     from conftest import CliRun

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from ndoku.errors import ConflictError, LayoutError
-from ndoku.grid import parse
-from ndoku.layout import infer_box, load_layout
-from ndoku.peers import BOX, EXTRA
-from ndoku.puzzle import read_puzzles
-from ndoku.verify import problems
+from ndoku.model.layout import infer_box, load_layout
+from ndoku.model.puzzle import read_puzzles
+from ndoku.model.units import BOX, EXTRA
+from ndoku.tasks.verify import problems
+from ndoku.text.grid import parse
 
 
 def empty(rows: int, cols: int | None = None) -> str:

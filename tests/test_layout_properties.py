@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.solve import Options, solve
-from ndoku.verify import problems
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.tasks.solve import Options, solve
+from ndoku.tasks.verify import problems
 
 METHODS = ("auto", "exact", "metropolis", "hybrid")
 BOXES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (3, 4), (4, 3), (2, 5)]

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from ndoku.errors import NdokuError
-from ndoku.metropolis import (
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.units import BOX
+from ndoku.solvers.chains.metropolis import (
     _box_swap_chain,
     acceptance_thresholds,
     box_swap_system,
@@ -20,9 +22,7 @@ from ndoku.metropolis import (
     unit_counts,
     units_per_cell,
 )
-from ndoku.peers import BOX
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.verify import problems
+from ndoku.tasks.verify import problems
 
 DATA = Path(__file__).parent / "data"
 LAYOUTS = Path(__file__).parent.parent / "layouts"

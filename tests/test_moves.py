@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-import ndoku.metropolis as metropolis_module
+import ndoku.solvers.chains.metropolis as metropolis_module
 from ndoku.errors import NdokuError
-from ndoku.metropolis import (
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.solvers.chains.metropolis import (
     GIVEN_PENALTY,
     PENALTY,
     SwapSystem,
@@ -32,8 +33,7 @@ from ndoku.metropolis import (
     site_conflicts,
     unit_counts,
 )
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.verify import problems
+from ndoku.tasks.verify import problems
 
 DATA = Path(__file__).parent / "data"
 NINE = DATA / "sudoku9" / "kaggle_bryanpark_first69.txt"
@@ -352,7 +352,7 @@ BOX_36_ALLOWED = {1: (1, 2), 4: (2, 4), 5: (1, 4), 2: (2, 3, 4), 3: (3, 4), 7: (
 
 
 def masks_of(puzzle: Puzzle, allowed: dict[int, tuple[int, ...]]) -> np.ndarray:
-    """Candidate masks as ``ndoku.exact.candidates`` writes them (bit v − 1 for value v)."""
+    """Candidate masks as ``ndoku.solvers.exact.candidates`` writes them (bit v − 1 for value v)."""
     masks = np.zeros(puzzle.n_cells, dtype=np.uint64)
     for c in range(puzzle.n_cells):
         symbols = allowed.get(c, (int(puzzle.givens[c]),))

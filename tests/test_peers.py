@@ -6,8 +6,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from ndoku.peers import BOX, COLUMN, ROW
-from ndoku.puzzle import read_puzzles
+from ndoku.model.puzzle import read_puzzles
+from ndoku.model.units import BOX, COLUMN, ROW
 
 
 def empty_grid(n: int) -> str:

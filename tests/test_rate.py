@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ndoku.generate import layout_puzzle
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.rate import EXPERT_GUESSES, level_of, rate, score_of, singles
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.tasks.generate import layout_puzzle
+from ndoku.tasks.rate import EXPERT_GUESSES, level_of, rate, score_of, singles
 
 #: The calibration sets in tests/data, easiest first by their sources' own account.
 ORDER = (

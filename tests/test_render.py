@@ -7,8 +7,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ndoku.cli import main
-from ndoku.puzzle import read_puzzles
-from ndoku.render import EXTRA_STYLE, STYLES, describe, draw
+from ndoku.model.puzzle import read_puzzles
+from ndoku.tasks.render import EXTRA_STYLE, STYLES, describe, draw
 
 
 def test_jigsaw_outlines_follow_the_regions(data: Path) -> None:

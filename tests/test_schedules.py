@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import ndoku.metropolis as mc
+import ndoku.solvers.chains.metropolis as mc
 from ndoku.errors import NdokuError
-from ndoku.metropolis import TRACE_COLUMNS, ChainResult, Schedule, metropolis
-from ndoku.puzzle import Puzzle, read_puzzles
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, Schedule, metropolis
 
 DATA = Path(__file__).parent / "data"
 # Few givens and a cold chain: no run here comes near solving it.

@@ -11,10 +11,17 @@ import numpy as np
 import pytest
 
 from ndoku.errors import NdokuError
-from ndoku.metropolis import PENALTY, SwapSystem, box_swap_system, places, pruned, unit_counts
-from ndoku.peers import BOX
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.tempering import (
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.units import BOX
+from ndoku.solvers.chains.metropolis import (
+    PENALTY,
+    SwapSystem,
+    box_swap_system,
+    places,
+    pruned,
+    unit_counts,
+)
+from ndoku.solvers.chains.tempering import (
     Replicas,
     TemperingResult,
     _exchange,
@@ -22,7 +29,7 @@ from ndoku.tempering import (
     exchange_probability,
     tempering,
 )
-from ndoku.verify import problems
+from ndoku.tasks.verify import problems
 
 DATA = Path(__file__).parent / "data"
 SAMURAI = DATA / "samurai" / "jss_ezSamurai.txt"

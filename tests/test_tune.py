@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from ndoku.errors import NdokuError
-from ndoku.puzzle import read_puzzles
-from ndoku.solve import Options
-from ndoku.tune import (
+from ndoku.model.puzzle import read_puzzles
+from ndoku.tasks.solve import Options
+from ndoku.tasks.tune import (
     Run,
     Setting,
     bootstrap,

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from ndoku.errors import VerificationError
-from ndoku.exact import solve_batch
-from ndoku.generate import layout_puzzle, random_solution
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.verify import problems, verify_all
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.solvers.exact import solve_batch
+from ndoku.tasks.generate import layout_puzzle, random_solution
+from ndoku.tasks.verify import problems, verify_all
 
 
 def naive_problems(puzzle: Puzzle, values: np.ndarray) -> set[str]:

@@ -20,16 +20,20 @@ import click
 
 from ndoku import __version__
 from ndoku.errors import NdokuError, VerificationError
-from ndoku.metropolis import MOVES, SCHEDULES
-from ndoku.solve import METHODS
+from ndoku.limits import (
+    DEFAULT_TIMEOUT,
+    DEFAULT_TRACE_EVERY,
+    RATE_MAX_PROPOSALS,
+    TUNE_TIMEOUT,
+)
+from ndoku.solvers.chains.metropolis import MOVES, SCHEDULES
+from ndoku.tasks.solve import METHODS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_UNSOLVED = 1
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 3
-#: Proposals between two points of a --trace or --plot.
-DEFAULT_TRACE_EVERY = 1000
 
 
 class Failure(Exception):
@@ -85,7 +89,7 @@ def limit_options(command: F) -> F:
     command = click.option(
         "--timeout",
         type=click.FloatRange(min=0, min_open=True),
-        default=60.0,
+        default=DEFAULT_TIMEOUT,
         show_default=True,
         help="Seconds per puzzle before giving up.",
     )(command)
@@ -279,8 +283,8 @@ def solve(
     one-line puzzles (81 characters for 9×9) is a batch: one answer line per puzzle, or its
     status (none, limit, unsolved, multiple with --unique) when there is no answer.
     """
-    from ndoku.solve import CHAIN_METHODS, Options, solve_all
-    from ndoku.tune import parse_grid
+    from ndoku.tasks.solve import CHAIN_METHODS, Options, solve_all
+    from ndoku.tasks.tune import parse_grid
 
     chain_asked = {
         "--moves": moves != "box",
@@ -320,7 +324,7 @@ def solve(
     if max_nodes is not None:
         options = replace(options, max_nodes=max_nodes)
     if plot_path is not None:
-        from ndoku.plot import pyplot
+        from ndoku.tasks.plot import pyplot
 
         pyplot()  # a missing matplotlib is an error before any solving
     status = 0
@@ -384,7 +388,7 @@ def _schedule(
     reheat: int,
 ) -> Any:
     """The schedule the options ask for, or None for the plain constant-temperature chain."""
-    from ndoku.metropolis import Schedule
+    from ndoku.solvers.chains.metropolis import Schedule
 
     if kind is None:
         kind = "exponential" if alpha is not None else "ramp" if beta_max is not None else None
@@ -427,13 +431,13 @@ def _runs_summary(tried: Sequence[Any]) -> str:
 
 
 def _labelled(label: str, outcome: Any) -> Any:
-    from ndoku.plot import LabelledTrace
+    from ndoku.tasks.plot import LabelledTrace
 
     return LabelledTrace(label, outcome.figure("seed"), outcome.trace)
 
 
 def _write_traces(traces: list[Any], trace_path: str | None, plot_path: str | None) -> None:
-    from ndoku.plot import plot_traces, write_trace_csv
+    from ndoku.tasks.plot import plot_traces, write_trace_csv
 
     if trace_path is not None:
         write_trace_csv(traces, trace_path)
@@ -474,7 +478,7 @@ def count(
 
     Exit status 1 when a node or time limit stopped a count before it was certain.
     """
-    from ndoku.solve import Options, solve_all
+    from ndoku.tasks.solve import Options, solve_all
 
     options = Options(timeout=timeout, limit=limit)
     if max_nodes is not None:
@@ -550,7 +554,7 @@ def _read_all(
     files: Iterable[str], symbols: str | None, layout: str | None
 ) -> Iterable[tuple[str, list[Any] | None]]:
     """``(path, puzzles)`` per file; ``None`` (after printing the error) when it is bad."""
-    from ndoku.puzzle import read_puzzles
+    from ndoku.model.puzzle import read_puzzles
 
     for path in files:
         name = "<stdin>" if path == "-" else path
@@ -610,7 +614,7 @@ def _json_record(path: str, number: int, batch: bool, outcome: Any, shown: bool)
 def _print_pretty(outcome: Any, shown: bool) -> None:
     from rich.console import Console
 
-    from ndoku.render import describe, draw, headers
+    from ndoku.tasks.render import describe, draw, headers
 
     console = Console(highlight=False)
     stats = outcome.stats
@@ -643,8 +647,8 @@ def _print_pretty(outcome: Any, shown: bool) -> None:
 @main.command()
 def layouts() -> None:
     """List the layouts that ship with ndoku (and those in $NDOKU_LAYOUTS folders)."""
-    from ndoku.layout import available_layouts
-    from ndoku.puzzle import read_puzzles
+    from ndoku.model.layout import available_layouts
+    from ndoku.model.puzzle import read_puzzles
 
     rows = []
     for name, path in available_layouts().items():
@@ -689,8 +693,8 @@ def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> Non
     layouts' works too)."""
     from rich.console import Console
 
-    from ndoku.layout import available_layouts
-    from ndoku.render import describe, draw, headers
+    from ndoku.model.layout import available_layouts
+    from ndoku.tasks.render import describe, draw, headers
 
     console = Console(highlight=False)
     known = available_layouts()
@@ -726,7 +730,7 @@ def graph(file: str, layout: str | None, symbols: str | None, graphml: str | Non
     """Describe the peer graph of the puzzle in FILE, and export it."""
     import networkx as nx
 
-    from ndoku.puzzle import read_puzzles
+    from ndoku.model.puzzle import read_puzzles
 
     puzzles = read_puzzles(file, symbols=symbols, layout=layout)
     puzzle = puzzles[0]
@@ -782,7 +786,7 @@ def graph(file: str, layout: str | None, symbols: str | None, graphml: str | Non
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
+    default=DEFAULT_TIMEOUT,
     show_default=True,
     help="Seconds per puzzle; then the puzzle reached so far (still unique) is printed.",
 )
@@ -813,8 +817,8 @@ def generate(
     checked. Exit status 1 when a puzzle misses what was asked (the number of givens, the
     difficulty, or the timeout cut it short): it is printed all the same.
     """
-    from ndoku.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
-    from ndoku.generate import generate as make
+    from ndoku.tasks.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
+    from ndoku.tasks.generate import generate as make
 
     if givens is not None and difficulty is not None:
         raise NdokuError("--givens and --difficulty exclude each other: ask for one")
@@ -908,14 +912,14 @@ def _missed(made: Any, givens: int | None) -> str:
 @click.option(
     "--max-proposals",
     type=click.IntRange(min=1),
-    default=100_000_000,
+    default=RATE_MAX_PROPOSALS,
     show_default=True,
     help="Proposals each chain may run.",
 )
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
+    default=DEFAULT_TIMEOUT,
     show_default=True,
     help="Seconds for each exact search; a chain runs at most 10 s.",
 )
@@ -944,8 +948,8 @@ def rate(
     what it took, and the Metropolis opinion: the median proposals of the chains. Exit status
     1 when a puzzle could not be rated (no solution, several, or the search hit --timeout).
     """
-    from ndoku.rate import LEVELS
-    from ndoku.rate import rate as rate_puzzle
+    from ndoku.tasks.rate import LEVELS
+    from ndoku.tasks.rate import rate as rate_puzzle
 
     status = 0
     for path, puzzles in _read_all(files, symbols, layout):
@@ -1051,7 +1055,7 @@ def _rating_line(rating: Any) -> str:
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
-    default=10.0,
+    default=TUNE_TIMEOUT,
     show_default=True,
     help="Seconds per chain before it counts as unsolved.",
 )
@@ -1092,9 +1096,17 @@ def tune(
     and proposals of the solved runs (95% bootstrap intervals). A quadratic fitted to the
     mean seconds gives the best value of the swept parameter.
     """
-    from ndoku.metropolis import puzzle_temperature
-    from ndoku.solve import Options
-    from ndoku.tune import fit_line, fit_minimum, parse_grid, settings_of, summarize, sweep, table
+    from ndoku.solvers.chains.metropolis import puzzle_temperature
+    from ndoku.tasks.solve import Options
+    from ndoku.tasks.tune import (
+        fit_line,
+        fit_minimum,
+        parse_grid,
+        settings_of,
+        summarize,
+        sweep,
+        table,
+    )
 
     puzzles = []
     for _, read in _read_all(files, symbols, layout):
@@ -1114,7 +1126,7 @@ def tune(
     if alphas is not None and len(alphas) > 1 and len(grid) > 1 and plot_path is not None:
         raise NdokuError("a plot sweeps one value: give one T0 or one alpha")
     if plot_path is not None:
-        from ndoku.plot import pyplot
+        from ndoku.tasks.plot import pyplot
 
         pyplot()
     base = Options(seed=seed, timeout=timeout, moves=moves)
@@ -1136,7 +1148,7 @@ def tune(
         click.echo(table(summaries))
         click.echo(fit_line(fit, name))
     if plot_path is not None:
-        from ndoku.plot import plot_sweep
+        from ndoku.tasks.plot import plot_sweep
 
         plot_sweep(summaries, xs, name, fit, plot_path)
 

@@ -11,7 +11,7 @@ round
     once, then the candidates are updated. Rounds count how deep the chain of deductions is.
 guesses
     ``cell = value`` branches the exact solver tried while solving and proving uniqueness
-    (see :mod:`ndoku.exact`): the search a puzzle needs beyond propagation.
+    (see :mod:`ndoku.solvers.exact`): the search a puzzle needs beyond propagation.
 level
     ``easy`` (naked singles alone solve it), ``medium`` (hidden singles are needed too),
     ``hard`` (singles are not enough: the exact solver guesses at most ``EXPERT_GUESSES``
@@ -38,20 +38,18 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ndoku._jit import _copy, compile_notice
-from ndoku.exact import DEFAULT_TIMEOUT, solve_exact
-from ndoku.metropolis import metropolis
-from ndoku.puzzle import Puzzle
+from ndoku.jit import compile_notice
+from ndoku.limits import DEFAULT_TIMEOUT, RATE_CHAIN_TIMEOUT, RATE_MAX_PROPOSALS
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.bits import copy
+from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.exact import solve_exact
 
 IntArray = NDArray[np.int32]
 
 LEVELS = ("easy", "medium", "hard", "expert")
 #: More guesses than this make a puzzle ``expert`` (calibrated on the 9×9 collections).
 EXPERT_GUESSES = 10
-#: Proposals a rating chain may run before it gives up (about a second on a 9×9).
-DEFAULT_MAX_PROPOSALS = 100_000_000
-#: Seconds a rating chain may run.
-CHAIN_TIMEOUT = 10.0
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -80,7 +78,7 @@ def _singles(
     full |= full - _ONE
     cand = np.full(n, full, dtype=np.uint64)
     marks = np.zeros(n, dtype=np.uint64)
-    _copy(givens, values)
+    copy(givens, values)
     for c in range(n):
         if givens[c] > 0:
             bit = _ONE << np.uint64(givens[c] - 1)
@@ -167,7 +165,7 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = Tr
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> text = "200080300060070084030500209000105408000000000402706000301007040720040060004010003"
     >>> [p] = read_puzzles(text=text)  # Project Euler 96, grid 2
     >>> singles(p, hidden=False).solved, singles(p).solved
@@ -279,7 +277,7 @@ def rate(
     givens: IntArray | None = None,
     *,
     chains: int = 0,
-    max_proposals: int = DEFAULT_MAX_PROPOSALS,
+    max_proposals: int = RATE_MAX_PROPOSALS,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Rating:
     """Rate a puzzle: singles in rounds, the exact search, and optionally chains.
@@ -294,11 +292,11 @@ def rate(
     max_proposals : int
         Proposals each chain may run.
     timeout : float
-        Seconds for the exact search, and (at most ``CHAIN_TIMEOUT``) for each chain.
+        Seconds for the exact search, and (at most ``RATE_CHAIN_TIMEOUT``) for each chain.
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> text = "200080300060070084030500209000105408000000000402706000301007040720040060004010003"
     >>> [p] = read_puzzles(text=text)
     >>> r = rate(p, chains=2)
@@ -323,7 +321,7 @@ def rate(
                 puzzle,
                 seed=seed,
                 max_proposals=max_proposals,
-                timeout=min(timeout, CHAIN_TIMEOUT),
+                timeout=min(timeout, RATE_CHAIN_TIMEOUT),
                 givens=fixed,
             )
             for seed in range(chains)

@@ -23,10 +23,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import ConflictError, ParseError
-from ndoku.grid import DIGITS, MISSING, Grid, format_grid, parse, read_file
-from ndoku.layout import Layout
-from ndoku.peers import BOX, KIND_NAMES, Units, graph_csr, peer_graph
-from ndoku.reading import Frame, read_batch, read_grid, repeated
+from ndoku.model.layout import Layout
+from ndoku.model.reading import Frame, read_batch, read_grid, repeated
+from ndoku.model.units import BOX, KIND_NAMES, Units, graph_csr, peer_graph
+from ndoku.text.grid import DIGITS, MISSING, Grid, format_grid, parse, read_file
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -36,7 +36,7 @@ IntArray = NDArray[np.int32]
 
 @dataclass(frozen=True, eq=False)
 class Puzzle:
-    """Everything a solver needs, built once from a :class:`~ndoku.grid.Grid`.
+    """Everything a solver needs, built once from a :class:`~ndoku.text.grid.Grid`.
 
     Examples
     --------
@@ -186,7 +186,7 @@ def _check_values(grid: Grid, layout: Layout) -> None:
 def unit_name(layout: Layout, kind: int) -> str:
     """What a unit of ``kind`` is called in this layout (a jigsaw's boxes are regions).
 
-    >>> from ndoku.layout import load_layout
+    >>> from ndoku.model.layout import load_layout
     >>> unit_name(load_layout("9x9"), BOX)
     'box'
     """

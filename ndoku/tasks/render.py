@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.grid import EMPTY, MISSING
-from ndoku.peers import BOX
-from ndoku.puzzle import Puzzle
+from ndoku.model.puzzle import Puzzle
+from ndoku.model.units import BOX
+from ndoku.text.grid import EMPTY, MISSING
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -56,7 +56,7 @@ _JUNCTIONS = {
 def regions(puzzle: Puzzle) -> NDArray[np.int32]:
     """Canvas of region numbers (the box of each cell), ``-1`` where no cell exists.
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="0 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 0\\n")
     >>> regions(p).tolist()[0]
     [0, 0, 1, 1]
@@ -72,7 +72,7 @@ def regions(puzzle: Puzzle) -> NDArray[np.int32]:
 def conflicts(puzzle: Puzzle, values: NDArray[np.integer]) -> NDArray[np.bool_]:
     """Per cell: True when its value repeats in one of its units.
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 0\\n")
     >>> values = p.givens.copy(); values[3] = 1
     >>> np.flatnonzero(conflicts(p, values)).tolist()
@@ -110,7 +110,7 @@ def headers(puzzle: Puzzle) -> list[str]:
     name of its layout (or its own layout headers) and a declared alphabet. Outlines carry
     jigsaw regions; extra units need these lines.
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="# extra: diagonals\\n" + "0 0 0 0\\n" * 4, symbols="a-d")
     >>> headers(p)
     ['# extra: diagonals', '# symbols: abcd']
@@ -129,7 +129,7 @@ def headers(puzzle: Puzzle) -> list[str]:
 def describe(puzzle: Puzzle) -> str:
     """One line on the layout: sub-grids, boxes (and how they were chosen), extra units.
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="# box: 2x3\\n" + "0 0 0 0 0 0\\n" * 6)
     >>> describe(p)
     '6×6, boxes 2×3, 36 cells, 0 givens'
@@ -156,7 +156,7 @@ def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> print(draw(p).plain)
     ┌───┬───┐

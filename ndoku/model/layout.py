@@ -34,13 +34,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import LayoutError
-from ndoku.grid import MISSING, Block, Grid, Header, header_key, parse, read_file
+from ndoku.limits import MAX_SYMBOLS
+from ndoku.text.grid import MISSING, Block, Grid, Header, header_key, parse, read_file
 
 Corner = tuple[int, int]
 Box = tuple[int, int]
 
 #: Largest N: the exact solver keeps a cell's candidates in 64 bits.
-MAX_SIZE = 64
 #: Square box sides tried when sub-grids are found from the shape: N = n² = 4 .. 64.
 BOX_SIDES = range(8, 1, -1)
 #: What ``# extra:`` accepts.
@@ -147,7 +147,7 @@ def _options(max_value: int, box: Box | None, region_size: int | None) -> list[t
     squares = [(n * n, (n, n)) for n in BOX_SIDES]
     rectangles = [
         (size, lattice)
-        for size in range(MAX_SIZE, 3, -1)
+        for size in range(MAX_SYMBOLS, 3, -1)
         if (lattice := infer_box(size)) is not None and lattice[0] != lattice[1]
     ]
     ordered = squares + rectangles
@@ -180,10 +180,10 @@ def find_layout(
     (6, (2, 3))
     """
     side = mask.shape[0]
-    if mask.all() and mask.shape[1] == side and side > MAX_SIZE:
+    if mask.all() and mask.shape[1] == side and side > MAX_SYMBOLS:
         raise LayoutError(
             f"the canvas is {side}×{side} without missing cells, one sudoku of {side} symbols: "
-            f"ndoku solves up to {MAX_SIZE} (a cell's candidates are 64 bits); if it is made "
+            f"ndoku solves up to {MAX_SYMBOLS} (a cell's candidates are 64 bits); if it is made "
             "of smaller sub-grids, declare them with '# subgrids:'"
         )
     closest: tuple[int, int, Box] | None = None  # (cells covered, N, lattice) of the best try
@@ -256,9 +256,9 @@ def parse_box(header: Header) -> Box:
             header.line,
         )
     rows, cols = int(match[1]), int(match[2])
-    if rows * cols < 4 or rows * cols > MAX_SIZE:
+    if rows * cols < 4 or rows * cols > MAX_SYMBOLS:
         raise LayoutError(
-            f"boxes of {rows}×{cols} make {rows * cols} symbols; ndoku takes 4 to {MAX_SIZE}",
+            f"boxes of {rows}×{cols} make {rows * cols} symbols; ndoku takes 4 to {MAX_SYMBOLS}",
             header.line,
         )
     return rows, cols
@@ -404,8 +404,8 @@ def _declared_extras(grid: Grid, layout: Layout) -> list[Extra]:
 def layout_dirs() -> list[Path]:
     """Folders searched for layout files: ``$NDOKU_LAYOUTS`` first, then the bundled ones."""
     extra = [Path(p) for p in os.environ.get(LAYOUTS_ENV, "").split(os.pathsep) if p]
-    here = Path(__file__).resolve().parent
-    bundled = [here / "layouts", here.parent / "layouts"]
+    package = Path(__file__).resolve().parent.parent
+    bundled = [package / "layouts", package.parent / "layouts"]  # installed, or a checkout
     return [d for d in [*extra, *bundled] if d.is_dir()]
 
 

@@ -4,10 +4,10 @@ Glossary
 --------
 replica
     One full box-swap state (values, where each box's symbols are, unit counts and masks, its
-    own random stream) on the tables all replicas share (:func:`ndoku.metropolis.box_swap_system`).
-    Replica ``r`` starts from :func:`~ndoku.metropolis.initial_state` with seed ``seed · R + r``.
+    own random stream) on the tables all replicas share (:func:`~.metropolis.box_swap_system`).
+    Replica ``r`` starts from :func:`~.metropolis.initial_state` with seed ``seed · R + r``.
 pruning
-    By default the replicas are pruned chains (see :mod:`ndoku.metropolis`): the cells that
+    By default the replicas are pruned chains (see :mod:`.metropolis`): the cells that
     propagation and matching force are fixed first, and guided swaps keep the others to
     their candidates. ``prune=False`` runs plain box-swap chains.
 rung, ladder
@@ -24,7 +24,7 @@ exchange
     replica walk the whole ladder. The replicas keep their states and streams; only the
     rung they run at changes.
 energy
-    As in :mod:`ndoku.metropolis`: Σ over rows and columns of N − distinct symbols, plus the
+    As in :mod:`.metropolis`: Σ over rows and columns of N − distinct symbols, plus the
     penalty of the cells outside their candidates when pruned; 0 exactly when solved. The run
     stops when any replica reaches 0.
 temperature
@@ -56,9 +56,11 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from ndoku._jit import _next, compile_notice
 from ndoku.errors import NdokuError
-from ndoku.metropolis import (
+from ndoku.jit import compile_notice
+from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.chains.metropolis import (
     TRACE_COLUMNS,
     ChainResult,
     SwapSystem,
@@ -72,7 +74,7 @@ from ndoku.metropolis import (
     puzzle_temperature,
     unit_counts,
 )
-from ndoku.puzzle import Puzzle
+from ndoku.solvers.random import advance
 
 IntArray = NDArray[np.int32]
 
@@ -80,7 +82,7 @@ IntArray = NDArray[np.int32]
 #: without solving more often (benchmarks/bench_tempering.py).
 LADDER_RUNGS = 4
 #: The default ladder's coldest and hottest rung by N, as multiples of the puzzle's
-#: :func:`~ndoku.metropolis.puzzle_temperature` for a pruned chain (which already warms
+#: :func:`~.metropolis.puzzle_temperature` for a pruned chain (which already warms
 #: interlocked grids); other sizes take the entry of the nearest N below. Pruned chains
 #: exchange far more often than plain ones (40-60% of tries between neighbours on 25×25),
 #: which allows a wider ladder; on 25×25, 0.28-0.37 solves both the random and the wild
@@ -94,9 +96,6 @@ PLAIN_LADDER_SPANS = {4: (0.9, 1.2), 9: (0.9, 1.2), 16: (0.9, 1.1), 25: (0.92, 1
 #: Proposals per replica between exchanges: 1 000, 10 000 and 100 000 solve 25×25 equally
 #: often; below 10 000 the parallel sweeps lose throughput to starting and joining threads.
 DEFAULT_EXCHANGE_EVERY = 10_000
-#: Limits of a run, over all replicas together.
-DEFAULT_MAX_PROPOSALS = 10_000_000_000
-DEFAULT_TIMEOUT = 60.0
 #: Proposals (all replicas) per kernel call at most, so that the timeout is checked every
 #: ~0.2 s on two cores; calls start at one sweep and double.
 _LAST_CALL = 1 << 23
@@ -106,7 +105,7 @@ _UNIT = 2.0**-53  # 53 random bits times this: uniform in [0, 1)
 
 @dataclass(frozen=True)
 class TemperingResult(ChainResult):
-    """A :class:`~ndoku.metropolis.ChainResult`, plus how often neighbouring rungs exchanged.
+    """A :class:`~.metropolis.ChainResult`, plus how often neighbouring rungs exchanged.
 
     The chain fields describe the best replica (lowest best energy, first reached), except
     ``proposals`` and ``acceptances``, summed over all replicas, and ``temperature``, the
@@ -128,11 +127,11 @@ def default_ladder(puzzle: Puzzle, pruned: bool = True) -> tuple[float, ...]:
 
     :data:`LADDER_RUNGS` rungs spanning :data:`LADDER_SPANS` (:data:`PLAIN_LADDER_SPANS`
     unless ``pruned``) of the puzzle's size times its
-    :func:`~ndoku.metropolis.puzzle_temperature`, for a pruned chain when ``pruned``.
+    :func:`~.metropolis.puzzle_temperature`, for a pruned chain when ``pruned``.
 
     Examples
     --------
-    >>> from ndoku.generate import layout_puzzle
+    >>> from ndoku.tasks.generate import layout_puzzle
     >>> default_ladder(layout_puzzle("25x25")), default_ladder(layout_puzzle("25x25"), False)
     ((0.279, 0.3063, 0.3362, 0.369), (0.23, 0.2396, 0.2496, 0.26))
     >>> default_ladder(layout_puzzle("9x9")), default_ladder(layout_puzzle("9x9"), False)
@@ -195,12 +194,12 @@ def tempering(
         When positive, ``trace`` gets a row after the first sweep at or past every multiple
         of this many total proposals, and one where the run stops: total proposals, the
         lowest energy over the replicas, that replica's temperature, and the acceptance rate
-        of all replicas since the previous row (:data:`~ndoku.metropolis.TRACE_COLUMNS`).
+        of all replicas since the previous row (:data:`~.metropolis.TRACE_COLUMNS`).
     threads : int, optional
         Threads for the replicas (default: numba's, all cores); the result does not depend
         on it.
     prune : bool
-        Start from pruned candidates (:func:`~ndoku.metropolis.pruned`): forced cells fixed,
+        Start from pruned candidates (:func:`~.metropolis.pruned`): forced cells fixed,
         guided swaps and the penalty keep the others to their candidates. ``forced`` counts
         the fixed cells; when pruning finds no solution, ``stop`` is ``propagation`` (no
         proposal made, the replicas unpruned starts).
@@ -221,7 +220,7 @@ def tempering(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> r = tempering(p, seed=1)
     >>> r.solved, r.energy, r.stop, r.schedule, len(r.ladder)
@@ -289,7 +288,7 @@ class Replicas:
     ----------
     values, best_values : ndarray of int32, shape (R, cells)
     place : ndarray of int32, shape (R, groups, N + 1)
-        :func:`~ndoku.metropolis.places` of each replica's values.
+        :func:`~.metropolis.places` of each replica's values.
     counts : ndarray of int32, shape (R, units + 1, N + 1)
     masks : ndarray of uint64, shape (R, units + 1, 2)
     stats : ndarray of int64, shape (R, 5)
@@ -492,7 +491,7 @@ def _exchange(
     for k in range(parity, n - 1, 2):
         i = at[k]
         j = at[k + 1]
-        s, bits = _next(s)
+        s, bits = advance(s)
         exchanges[k, 0] += 1
         if (bits >> _S11) * _UNIT < exchange_probability(
             betas[k], betas[k + 1], energies[i], energies[j]

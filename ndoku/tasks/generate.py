@@ -22,13 +22,13 @@ removal
 target
     The number of givens asked for; groups that would go below it are kept.
 band
-    A difficulty level of :mod:`ndoku.rate`. Easy and medium puzzles are thinned while the
+    A difficulty level of :mod:`ndoku.tasks.rate`. Easy and medium puzzles are thinned while the
     rating propagator (naked singles; then hidden singles too) still solves them, hard ones
     while the exact solver needs at most ``EXPERT_GUESSES`` guesses, expert ones while unique;
     an attempt whose result lands outside the band is started again from a new solution.
 
 Every puzzle returned has been written as text, read back, proved unique by the exact solver
-and its solution checked by :func:`ndoku.verify.verify`.
+and its solution checked by :func:`ndoku.tasks.verify.verify`.
 """
 
 from __future__ import annotations
@@ -43,13 +43,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError, VerificationError
-from ndoku.exact import DEFAULT_TIMEOUT, solve_exact, solve_many
-from ndoku.grid import DIGITS, HEADER_KEYS, LINE_LENGTHS
-from ndoku.layout import available_layouts, load_layout
-from ndoku.metropolis import metropolis
-from ndoku.puzzle import Puzzle, read_puzzles
-from ndoku.rate import EXPERT_GUESSES, LEVELS, Rating, rate, singles
-from ndoku.verify import verify
+from ndoku.limits import DEFAULT_TIMEOUT
+from ndoku.model.layout import available_layouts, load_layout
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.exact import solve_exact, solve_many
+from ndoku.tasks.rate import EXPERT_GUESSES, LEVELS, Rating, rate, singles
+from ndoku.tasks.verify import verify
+from ndoku.text.grid import DIGITS, HEADER_KEYS, LINE_LENGTHS
 
 IntArray = NDArray[np.int32]
 
@@ -372,7 +373,7 @@ def generate(
     givens : int, optional
         Stop removing at this many givens (default: remove all that can go).
     difficulty : str, optional
-        One of :data:`ndoku.rate.LEVELS`: draw solutions until a puzzle lands in that band
+        One of :data:`ndoku.tasks.rate.LEVELS`: draw solutions until a puzzle lands in that band
         (at most ``MAX_ATTEMPTS``). Excludes ``givens``.
     symmetry : str
         ``none``, ``rotational`` or ``mirror``: the pattern of givens.
@@ -548,7 +549,7 @@ def puzzle_line(puzzle: Puzzle, values: IntArray | None = None) -> str:
     """The puzzle as one line, for single grids of n⁴ cells.
 
     Empty cells are ``.`` up to N = 9 and ``0`` from 16 on: in ``1-9A-G`` a ``0`` that repeats
-    in units can only be empty, so the line never reads as ``0-F`` (:mod:`ndoku.reading`),
+    in units can only be empty, so the line never reads as ``0-F`` (:mod:`ndoku.model.reading`),
     even when the puzzle leaves out the symbol ``G``.
 
     >>> puzzle_line(layout_puzzle("4x4"))

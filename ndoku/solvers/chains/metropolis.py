@@ -86,12 +86,15 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ndoku._jit import _below, _copy, _next, compile_notice, rng_state
 from ndoku.errors import NdokuError
-from ndoku.exact import candidates as cell_candidates
-from ndoku.exact import fixed_values
-from ndoku.peers import BOX, Units
-from ndoku.puzzle import Puzzle
+from ndoku.jit import compile_notice
+from ndoku.limits import CHAIN_MAX_SYMBOLS, DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
+from ndoku.model.puzzle import Puzzle
+from ndoku.model.units import BOX, Units
+from ndoku.solvers.bits import copy
+from ndoku.solvers.exact import candidates as cell_candidates
+from ndoku.solvers.exact import fixed_values
+from ndoku.solvers.random import advance, below, rng_state
 
 IntArray = NDArray[np.int32]
 PairArray = NDArray[np.uint32]
@@ -134,14 +137,10 @@ GIVEN_PENALTY = 5
 #: shares of 0.75, 0.9 and 1 do not differ beyond the noise (benchmarks/bench_tempering.py).
 PENALTY = 1
 GUIDED_SHARE = 0.9
-DEFAULT_MAX_PROPOSALS = 10_000_000_000
-DEFAULT_TIMEOUT = 60.0
 #: Columns of ``ChainResult.trace``.
 TRACE_COLUMNS = ("proposal", "energy", "temperature", "acceptance")
 #: Columns of ``masks``.
 SEEN, REPEATED = 0, 1
-#: Symbols must fit the bits of a uint64 mask.
-MAX_SYMBOLS = 63
 _FIRST_CHUNK = 1 << 14
 _LAST_CHUNK = 1 << 22
 _FIRST_TRACE_ROWS = 1 << 10
@@ -310,7 +309,7 @@ def puzzle_temperature(puzzle: Puzzle, moves: str = "box", pruned: bool = False)
     """The default temperature of ``puzzle``: :func:`default_temperature` of its size and,
     for box moves, of its :func:`units_per_cell` (for a pruned chain when ``pruned``).
 
-    >>> from ndoku.generate import layout_puzzle
+    >>> from ndoku.tasks.generate import layout_puzzle
     >>> butterfly, classic = layout_puzzle("butterfly"), layout_puzzle("9x9")
     >>> puzzle_temperature(butterfly), puzzle_temperature(classic, "single")
     (0.45, 0.33)
@@ -322,7 +321,7 @@ def puzzle_temperature(puzzle: Puzzle, moves: str = "box", pruned: bool = False)
 def units_per_cell(puzzle: Puzzle) -> float:
     """Box-move energy units (every unit but the boxes) per cell, on average over the cells.
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> units_per_cell(p)  # a row and a column
     2.0
@@ -479,7 +478,7 @@ def pruned(
 ) -> tuple[IntArray, NDArray[np.uint64] | None]:
     """The givens plus every cell propagation fixes, and every cell's candidates.
 
-    Propagation and all-different matching (:func:`ndoku.exact.candidates`) to a fixpoint:
+    Propagation and all-different matching (:func:`ndoku.solvers.exact.candidates`) to a fixpoint:
     every solution holds each cell's value among its candidates, so a chain may start from
     them.
 
@@ -493,7 +492,7 @@ def pruned(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
     >>> givens, candidates = pruned(p)
     >>> givens.tolist()[:4], [bin(int(m)) for m in candidates[:4]]
@@ -518,7 +517,7 @@ def box_swap_system(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> system = box_swap_system(p)
     >>> system.n_units, len(system.pairs)  # 4 rows + 4 columns; 3 free cells per box
@@ -546,7 +545,7 @@ def row_swap_system(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> system = row_swap_system(p)
     >>> system.n_units, len(system.pairs)  # 4 columns + 4 boxes; 3 free cells per row
@@ -574,8 +573,8 @@ def _swap_system(
     candidates: NDArray[np.uint64] | None,
 ) -> SwapSystem:
     """The units where ``is_group`` holds as move groups, the others as energy units."""
-    if puzzle.size > MAX_SYMBOLS:
-        raise NdokuError(f"the Metropolis solver handles up to {MAX_SYMBOLS} symbols")
+    if puzzle.size > CHAIN_MAX_SYMBOLS:
+        raise NdokuError(f"the Metropolis solver handles up to {CHAIN_MAX_SYMBOLS} symbols")
     fixed = puzzle.givens if givens is None else givens
     units = puzzle.units
     groups = units.select(is_group)
@@ -715,7 +714,7 @@ def _random_matching(
 def places(system: SwapSystem, values: IntArray) -> IntArray:
     """``place[g, s]``: the free cell of group ``g`` that holds symbol ``s`` (−1: none).
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> system = box_swap_system(p)
     >>> places(system, initial_state(system, 0))[0].tolist()  # the top-left box lacks 2, 3, 4
@@ -733,7 +732,7 @@ def unit_counts(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 2 3 4\\n3 4 1 2\\n2 1 4 3\\n4 3 2 1\\n")
     >>> system = box_swap_system(p)
     >>> unit_counts(system, p.givens)[2], unit_counts(system, p.givens[::-1].copy())[2]
@@ -757,7 +756,7 @@ def unit_counts(
 def outside(system: SwapSystem, values: IntArray) -> int:
     """Free cells whose symbol is not one of their candidates (0 unpruned).
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
     >>> givens, candidates = pruned(p)
     >>> system = box_swap_system(p, givens, candidates)
@@ -806,14 +805,14 @@ def single_site_system(puzzle: Puzzle, givens: IntArray | None = None) -> SiteSy
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> system = single_site_system(p)
     >>> len(system.free), system.largest_change  # 7 peers, up to 3 of them given
     (12, 19)
     """
-    if puzzle.size > MAX_SYMBOLS:
-        raise NdokuError(f"the Metropolis solver handles up to {MAX_SYMBOLS} symbols")
+    if puzzle.size > CHAIN_MAX_SYMBOLS:
+        raise NdokuError(f"the Metropolis solver handles up to {CHAIN_MAX_SYMBOLS} symbols")
     fixed = puzzle.givens if givens is None else givens
     peer_ptr, peers = puzzle.peers
     free = np.flatnonzero(fixed == 0).astype(np.int32)
@@ -838,7 +837,7 @@ def site_conflicts(system: SiteSystem, values: IntArray) -> tuple[NDArray[np.int
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> system = single_site_system(p)
     >>> values = p.givens.copy()
@@ -974,7 +973,7 @@ def metropolis(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> r = metropolis(p, seed=1)
     >>> r.solved, r.energy, r.stop
@@ -1293,20 +1292,20 @@ def _box_swap_chain(
         if energy == 0:
             break
         done += 1
-        s, bits = _next(s)
-        i = _below(bits, n_moves)
+        s, bits = advance(s)
+        i = below(bits, n_moves)
         if i >= n_pairs:
             # guided: c trades its symbol x, a candidate, for another candidate y, which the
             # cell d of its group holds; a c holding no candidate proposes nothing. Two more
             # draws pick c and y (a division of i would cost more).
-            s, more = _next(s)
-            c = free[_below(more, n_free)]
+            s, more = advance(s)
+            c = free[below(more, n_free)]
             x = np.uint64(values[c])
             options = guide[c, _COUNT]
             if _outside(allowed, c, x) or options < 2:
                 continue
-            s, more = _next(s)
-            y = np.uint64(guide[c, _OPTIONS + np.int64(_below(more, options - 1))])
+            s, more = advance(s)
+            y = np.uint64(guide[c, _OPTIONS + np.int64(below(more, options - 1))])
             last = np.uint64(guide[c, _OPTIONS + options - 1])
             y = last if y == x else y  # the draw was among k − 1: the last stands in for x
             g = guide[c, _GROUP]
@@ -1348,7 +1347,7 @@ def _box_swap_chain(
         if energy < best:
             best = energy
             best_at = done
-            _copy(values, best_values)
+            copy(values, best_values)
     state[0] = s
     stats[0] = energy
     stats[1] = best
@@ -1383,9 +1382,9 @@ def _single_site_chain(
         if energy == 0:
             break
         done += 1
-        s, bits = _next(s)
+        s, bits = advance(s)
         # one draw among free cells × other values: the quotient is the cell, the rest the value
-        m = _below(bits, n_moves)
+        m = below(bits, n_moves)
         i = m // others
         c = free[i]
         x = values[c]
@@ -1405,7 +1404,7 @@ def _single_site_chain(
         if energy < best:
             best = energy
             best_at = done
-            _copy(values, best_values)
+            copy(values, best_values)
     state[0] = s
     stats[0] = energy
     stats[1] = best

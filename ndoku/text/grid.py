@@ -12,8 +12,8 @@ given
     A cell with a value in the puzzle text. Values are ``1..N`` inside ndoku.
 symbol
     How a value is written; which symbol is which value is the grid's alphabet
-    (:mod:`ndoku.alphabet`). Here grids are read in the ``1-9A-…`` reading, or in a declared
-    alphabet (``# symbols: 0-F``); :mod:`ndoku.reading` reads them again when their symbols
+    (:mod:`ndoku.text.alphabet`). Here grids are read in the ``1-9A-…`` reading, or in a declared
+    alphabet (``# symbols: 0-F``); :mod:`ndoku.model.reading` reads them again when their symbols
     say otherwise.
 written
     The text of each token as it stands in the input (``0``, ``F``, ``12``, ``.``).
@@ -33,7 +33,7 @@ tokens
     commas or semicolons on every row (``0,7,.,12``), written back with the same separator.
 chars
     One row per line, one character per cell, no spaces (``53..7....`` would be read with
-    ``.`` as a missing cell; see :mod:`ndoku.puzzle` for single grids).
+    ``.`` as a missing cell; see :mod:`ndoku.model.puzzle` for single grids).
 pasted
     Either of those with rules and bars (``4 . . |. . . |8 . 5``), as forums, books and
     Simple Sudoku write them, or a drawing such as ndoku's own ``--pretty`` output, whose
@@ -63,8 +63,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.alphabet import DIGITS, EMPTY, EMPTY_MARKS, parse_symbols
 from ndoku.errors import NdokuError, ParseError
+from ndoku.text.alphabet import DIGITS, EMPTY, EMPTY_MARKS, parse_symbols
 
 __all__ = [
     "DIGITS",

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import LayoutError
-from ndoku.layout import Layout
+from ndoku.model.layout import Layout
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -91,7 +91,7 @@ def build_units(layout: Layout, index: IntArray) -> Units:
     """Rows and columns of every sub-grid, its boxes (or the regions), the extra units;
     each distinct unit once.
 
-    >>> from ndoku.layout import load_layout
+    >>> from ndoku.model.layout import load_layout
     >>> layout = load_layout("samurai")
     >>> index, _ = number_cells(layout.mask)
     >>> len(build_units(layout, index))  # 5 × 27 units, 4 shared boxes counted once
@@ -137,7 +137,7 @@ def peer_graph(units: Units, cell_rc: IntArray) -> nx.Graph:
     """The peer graph: one node per cell (``row``, ``col`` attributes), an edge per peer pair.
 
     >>> import networkx as nx
-    >>> from ndoku.layout import load_layout
+    >>> from ndoku.model.layout import load_layout
     >>> layout = load_layout("9x9")
     >>> index, rc = number_cells(layout.mask)
     >>> g = peer_graph(build_units(layout, index), rc)

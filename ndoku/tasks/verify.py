@@ -17,9 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import VerificationError
-from ndoku.grid import EMPTY, MISSING
-from ndoku.layout import Layout
-from ndoku.puzzle import Puzzle
+from ndoku.model.layout import Layout
+from ndoku.model.puzzle import Puzzle
+from ndoku.text.grid import EMPTY, MISSING
 
 #: What an empty cell may be written as: a dot, dash or underscore, or zeros (when 0 is no
 #: symbol).
@@ -29,7 +29,7 @@ _EMPTY_MARKS = [".", "-", "_"]
 def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
     """Every rule ``values`` break, as sentences (empty when it is a solution).
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 2 3 4\\n3 4 1 2\\n2 1 4 3\\n4 3 2 1\\n")
     >>> problems(p, p.givens)
     []
@@ -131,7 +131,7 @@ def verify_all(puzzles: Sequence[Puzzle], values: Sequence[NDArray[np.integer] |
     layout with regions or extra units, and any grid that fails, goes through :func:`verify`
     (which names what is wrong).
 
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> ps = read_puzzles(text="1234341221434321\\n0000000000000000\\n")
     >>> verify_all(ps, [ps[0].givens, ps[0].givens])  # no error: both solved
     >>> verify_all(ps, [None, ps[0].givens[::-1].copy()])  # a half turn still solves it

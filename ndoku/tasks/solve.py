@@ -9,7 +9,7 @@ method
     within the candidates) or ``tempering`` (replicas of the box-swap chain on a temperature
     ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to).
 pruning
-    Propagation and all-different matching (:func:`ndoku.metropolis.pruned`): forced cells
+    Propagation and all-different matching (:func:`~.metropolis.pruned`): forced cells
     become givens, and swap chains keep the other cells to their candidates (the ``forced``
     figure counts the cells fixed). A contradiction found there proves there is no solution.
 status
@@ -32,17 +32,21 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.exact import DEFAULT_LIMIT, DEFAULT_MAX_NODES, ExactResult, solve_batch
-from ndoku.metropolis import (
+from ndoku.limits import (
+    DEFAULT_LIMIT,
+    DEFAULT_MAX_NODES,
     DEFAULT_MAX_PROPOSALS,
     DEFAULT_TIMEOUT,
+)
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.chains.metropolis import (
     ChainResult,
     Schedule,
     metropolis,
 )
-from ndoku.puzzle import Puzzle
-from ndoku.tempering import DEFAULT_EXCHANGE_EVERY, TemperingResult, tempering
-from ndoku.verify import verify, verify_all
+from ndoku.solvers.chains.tempering import DEFAULT_EXCHANGE_EVERY, TemperingResult, tempering
+from ndoku.solvers.exact import ExactResult, solve_batch
+from ndoku.tasks.verify import verify, verify_all
 
 IntArray = NDArray[np.int32]
 Stat = int | float | str | bool | list[float | None] | None
@@ -68,7 +72,7 @@ class Outcome:
     stats : dict
         Method figures, in the order they are reported.
     trace : ndarray of float64 or None
-        A chain's trace (see ``ndoku.metropolis.TRACE_COLUMNS``) when one was asked for.
+        A chain's trace (``TRACE_COLUMNS`` of the chains) when one was asked for.
     """
 
     puzzle: Puzzle
@@ -114,7 +118,7 @@ def solve(puzzle: Puzzle, method: str = "auto", options: Options | None = None) 
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> outcome = solve(p)
     >>> outcome.status, outcome.stats["unique"], p.text(outcome.values).splitlines()[0]

@@ -8,7 +8,7 @@ alphabet
     The N symbols of values 1..N, in order: ``1-9A-G`` or ``0-F`` for a 16×16.
 empty mark
     How an empty cell is written: ``.``, ``-`` or ``_``, and ``0`` where ``0`` is not a
-    symbol. (``.`` marks a missing cell in a multi-grid: see :mod:`ndoku.puzzle`.)
+    symbol. (``.`` marks a missing cell in a multi-grid: see :mod:`ndoku.model.puzzle`.)
 reading
     A family of alphabets that gives each symbol one value whatever N is, so that the
     sub-grids can be found before N is known:
@@ -19,7 +19,7 @@ reading
       for 25×25. One character per symbol; from N = 10 on (a 9×9 in ``0-8`` is declared).
     - ``A-…`` (:data:`LETTERS`): ``A`` = 1 …: ``A-Y`` for 25×25; ``0`` is empty. Up to N = 26.
 
-A grid's symbols usually leave one reading; :func:`ndoku.puzzle.read_puzzles` chooses it and
+A grid's symbols usually leave one reading; :func:`ndoku.model.puzzle.read_puzzles` chooses it and
 refuses, naming both, when two remain (see :class:`AlphabetError`).
 """
 

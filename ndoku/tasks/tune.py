@@ -28,9 +28,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.metropolis import Schedule
-from ndoku.puzzle import Puzzle
-from ndoku.solve import Options, solve
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.chains.metropolis import Schedule
+from ndoku.tasks.solve import Options, solve
 
 FloatArray = NDArray[np.float64]
 #: Resamples of the bootstrap intervals; their seed is fixed so a report can be repeated.
@@ -183,7 +183,7 @@ def sweep(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> done = sweep([p], settings_of([0.25, 0.5]), runs=3)
     >>> len(done), all(run.solved for run in done)

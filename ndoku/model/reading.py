@@ -3,15 +3,15 @@
 The two decide each other. The sub-grids give N, and N decides which alphabets fit (a 16×16
 is ``0-F`` or ``1-9A-G``, a 25×25 ``A-Y``, ``1-9A-P`` or ``0-O``); where only the shape says
 where the sub-grids are, their size follows from the largest value. So each reading of
-:mod:`ndoku.alphabet` that reads every token is tried with the layout its values give, and
+:mod:`ndoku.text.alphabet` that reads every token is tried with the layout its values give, and
 *fits* when N is one of its sizes and no value exceeds N. Then:
 
 1. ``0`` is empty only where no reading makes it a symbol: when ``0`` is written and a
    reading that makes it a symbol fits, with no two ``0`` in one unit, it wins (a 16×16 with
    ``0`` among its givens and ``.`` for empty cells is ``0-F``).
 2. Readings that give the grid the same values are one; the first of
-   :data:`~ndoku.alphabet.READINGS` names it (an empty layout is read ``1-9A-…``).
-3. Two readings left is an :class:`~ndoku.alphabet.AlphabetError` that names both and says
+   :data:`~ndoku.text.alphabet.READINGS` names it (an empty layout is read ``1-9A-…``).
+3. Two readings left is an :class:`~ndoku.text.alphabet.AlphabetError` that names both and says
    how to choose (``# symbols:`` or ``--symbols``).
 
 A dot is a missing cell, unless the canvas is square and reads as one grid only with its dots
@@ -29,7 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.alphabet import (
+from ndoku.errors import LayoutError
+from ndoku.model.layout import Layout, layout_of
+from ndoku.model.units import Units, build_units, number_cells
+from ndoku.text.alphabet import (
     EMPTY_MARKS,
     ONE_BASED,
     READINGS,
@@ -37,10 +40,7 @@ from ndoku.alphabet import (
     AlphabetError,
     Reading,
 )
-from ndoku.errors import LayoutError
-from ndoku.grid import EMPTY, MISSING, Grid
-from ndoku.layout import Layout, layout_of
-from ndoku.peers import Units, build_units, number_cells
+from ndoku.text.grid import EMPTY, MISSING, Grid
 
 IntArray = NDArray[np.int32]
 
@@ -81,7 +81,7 @@ def repeated(units: Units, size: int, givens: IntArray) -> NDArray[np.bool_]:
     """Per row of ``givens`` ``(grids, cells)``: whether one of the units (of N cells each)
     holds a value twice.
 
-    >>> from ndoku.layout import load_layout
+    >>> from ndoku.model.layout import load_layout
     >>> frame = Frame.of(load_layout("4x4"))
     >>> repeated(frame.units, 4, np.array([[1, 0, 0, 1] + [0] * 12, [1, 0, 0, 2] + [0] * 12]))
     array([ True, False])
@@ -108,7 +108,7 @@ def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
 
     Examples
     --------
-    >>> from ndoku.grid import parse
+    >>> from ndoku.text.grid import parse
     >>> hexa = "0123456789ABCDEF"  # a full 16×16 sudoku written 0-F, one cell left empty
     >>> rows = ["".join(hexa[(4 * (r % 4) + r // 4 + c) % 16] for c in range(16))
     ...         for r in range(16)]

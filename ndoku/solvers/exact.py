@@ -50,21 +50,20 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
-import platform
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba import extending, njit, types
 from numpy.typing import NDArray
 
-from ndoku._jit import _copy, compile_notice
 from ndoku.errors import NdokuError
-from ndoku.puzzle import Puzzle
+from ndoku.jit import HAS_TICKS, compile_notice, kernel, ticks
+from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT, MAX_SYMBOLS
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.bits import copy, lowest, popcount
 
 IntArray = NDArray[np.int32]
 #: Kernel work arrays of every search: fix queue, hidden-single queue, cell weights, unit
@@ -90,11 +89,6 @@ Probing = tuple[
 Status = Literal["solved", "multiple", "none", "limit"]
 Stop = Literal["complete", "solutions", "nodes", "timeout"]
 
-DEFAULT_LIMIT = 2
-DEFAULT_MAX_NODES = 1_000_000_000
-DEFAULT_TIMEOUT = 60.0
-#: Largest N the uint64 candidate masks hold.
-MAX_SYMBOLS = 64
 #: A batch is handed to worker processes only when what is left of it would take longer than
 #: this in one process: each worker spends about a second importing numba and loading kernels.
 PARALLEL_SECONDS = 2.0
@@ -126,65 +120,10 @@ _FIRST_DEPTH = 64
 _FAILED = 1 << 16
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-# The x86 time-stamp counter is readable from user code; elsewhere puzzles are timed one by one.
-_HAS_TICKS = platform.machine().lower() in {"x86_64", "amd64"}
 
 
-# Untyped for mypy, which would see the decorated functions as typing-time callables.
-_intrinsic: Any = extending.intrinsic
 # Untyped for mypy, which would see numpy integers where the kernels' ints are meant.
 _int: Any = np.int64
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _kernel(**options: Any) -> Callable[[_F], _F]:
-    """``njit`` for the search kernels: cached, and without numba's reference counting.
-
-    The kernels allocate nothing (every array comes from the caller, who keeps it alive),
-    so the counts numba keeps on each array view and argument are pure cost: atomic
-    increments and decrements took 40% of the 9×9 search's time (``_nrt`` is numba's own
-    switch for this, underscored but long-standing).
-    """
-    jit: Any = njit  # its stubs do not know ``_nrt``
-    decorate: Callable[[_F], _F] = jit(cache=True, _nrt=False, **options)
-    return decorate
-
-
-# --- bit helpers --------------------------------------------------------------------------
-
-
-@_intrinsic
-def _popcount(typingctx, mask):  # type: ignore[no-untyped-def]
-    """Number of set bits of a uint64 (the ``popcnt`` instruction)."""
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
-
-    return types.int64(types.uint64), codegen
-
-
-@_intrinsic
-def _low_index(typingctx, mask):  # type: ignore[no-untyped-def]
-    """Index of the lowest set bit of a non-zero uint64 (``tzcnt``)."""
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(types.uint64), codegen
-
-
-@_intrinsic
-def _ticks(typingctx):  # type: ignore[no-untyped-def]
-    """The CPU time-stamp counter (x86), or 0 where user code cannot read it."""
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        if not _HAS_TICKS:
-            return ir.Constant(ir.IntType(64), 0)
-        fnty = ir.FunctionType(ir.IntType(64), [])
-        counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty)
-        return builder.call(counter, [])
-
-    return types.int64(), codegen
 
 
 # --- kernels ------------------------------------------------------------------------------
@@ -204,21 +143,21 @@ def _ticks(typingctx):  # type: ignore[no-untyped-def]
 # largest, only into the search loop and matching).
 
 
-@_kernel(inline="always")
+@kernel(inline="always")
 def _weigh(u: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
     """Unit ``u`` caused a contradiction: each of its cells weighs one more in branching."""
     for k in range(net[0][u], net[0][u + 1]):
         weights[net[1][k]] += 1
 
 
-@_kernel(inline="always")
+@kernel(inline="always")
 def _blame(c: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
     """Cell ``c`` was left without a candidate: every unit holding it is to blame."""
     for k in range(net[2][c], net[2][c + 1]):
         _weigh(net[3][k], net, weights)
 
 
-@_kernel(inline="always")
+@kernel(inline="always")
 def _drop(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -239,7 +178,7 @@ def _drop(
     stamp = scratch[4][0]
     cand[c] &= ~m
     while m != _ZERO:
-        v = _low_index(m)
+        v = lowest(m)
         m &= m - _ONE
         for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
             u = cell_units[k]
@@ -263,7 +202,7 @@ def _inline_settle(call: Any, caller: Any, callee: Any) -> bool:
     return bool(caller.func_id.func_qualname in (_search.__qualname__, _matching.__qualname__))
 
 
-@_kernel(inline=_inline_settle)
+@kernel(inline=_inline_settle)
 def _settle(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -294,7 +233,7 @@ def _settle(
             head += 1
             free -= 1
             bit = cand[c]
-            v = _low_index(bit)
+            v = lowest(bit)
             # Every peer loses the value in one loop without branches; those that held it
             # are listed for the bookkeeping.
             for i in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
@@ -348,7 +287,7 @@ def _settle(
                 return free
 
 
-@_kernel()
+@kernel()
 def _locked(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -421,7 +360,7 @@ def _locked(
                 need = _ZERO
                 rest = mask
                 while rest != _ZERO:
-                    v = _low_index(rest)
+                    v = lowest(rest)
                     rest &= rest - _ONE
                     if counts[other + v] > counts[base + v]:
                         need |= _ONE << np.uint64(v)
@@ -447,7 +386,7 @@ def _locked(
     return pending, n_hidden, found
 
 
-@_kernel(inline="always")
+@kernel(inline="always")
 def _restrict(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -472,7 +411,7 @@ def _restrict(
     return _settle(cand, counts, pending, n_hidden, free, net, locked, scratch, size)
 
 
-@_kernel()
+@kernel()
 def _start(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -510,7 +449,7 @@ def _start(
     return _settle(cand, counts, pending, n_hidden, len(givens), net, locked, scratch, size)
 
 
-@_kernel(inline="always")
+@kernel(inline="always")
 def _branch(cand: NDArray[np.uint64], weights: IntArray) -> tuple[int, np.uint64]:
     """The (cell, value bit) to branch on: fewest candidates per weight (dom/wdeg).
 
@@ -521,7 +460,7 @@ def _branch(cand: NDArray[np.uint64], weights: IntArray) -> tuple[int, np.uint64
     fewest = 65
     heaviest = 1
     for c in range(len(cand)):
-        n = _popcount(cand[c])
+        n = popcount(cand[c])
         w = 1 + weights[c]
         if n * heaviest < fewest * w and n > 1:
             fewest = n
@@ -531,15 +470,15 @@ def _branch(cand: NDArray[np.uint64], weights: IntArray) -> tuple[int, np.uint64
     return best, m & (~m + _ONE)
 
 
-@_kernel()
+@kernel()
 def _write_values(cand: NDArray[np.uint64], out: IntArray) -> None:
     """Fixed cells' values into ``out``; 0 where a cell is still free (or has no value left)."""
     for c in range(len(cand)):
         m = cand[c]
-        out[c] = _low_index(m) + 1 if m != _ZERO and m & (m - _ONE) == _ZERO else 0
+        out[c] = lowest(m) + 1 if m != _ZERO and m & (m - _ONE) == _ZERO else 0
 
 
-@_kernel(inline="always")
+@kernel(inline="always")
 def _hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
     """The edges of a bipartite graph that no perfect matching uses.
 
@@ -556,7 +495,7 @@ def _hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
     for i in range(n):
         avail = masks[i] & ~used
         if avail != _ZERO:
-            v = _low_index(avail)
+            v = lowest(avail)
             used |= _ONE << np.uint64(v)
             ints[i] = v
             ints[size + v] = i
@@ -575,7 +514,7 @@ def _hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
             new = masks[x] & ~seen
             seen |= new
             while new != _ZERO:
-                v = _low_index(new)
+                v = lowest(new)
                 new &= new - _ONE
                 ints[3 * size + v] = x
                 if (used >> np.uint64(v)) & _ONE == _ZERO:
@@ -602,7 +541,7 @@ def _hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
         m = masks[i] & ~(_ONE << np.uint64(ints[i]))
         out = _ZERO
         while m != _ZERO:
-            v = _low_index(m)
+            v = lowest(m)
             m &= m - _ONE
             j = ints[size + v]
             out |= _ONE << np.uint64(j)
@@ -613,13 +552,13 @@ def _hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
     # the component of row i.
     left = _ZERO - _ONE if n == 64 else (_ONE << np.uint64(n)) - _ONE
     while left != _ZERO:
-        r = _low_index(left)
+        r = lowest(left)
         component = _ONE << np.uint64(r)
         for side in range(1, 3):
             seen = _ONE << np.uint64(r)
             todo = seen
             while todo != _ZERO:
-                x = _low_index(todo)
+                x = lowest(todo)
                 todo &= todo - _ONE
                 new = masks[side * size + x] & left & ~seen
                 seen |= new
@@ -628,21 +567,21 @@ def _hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
         left &= ~component
         rest = component
         while rest != _ZERO:
-            i = _low_index(rest)
+            i = lowest(rest)
             rest &= rest - _ONE
             masks[i] = component
     for i in range(n):
         o = masks[size + i] & ~masks[i]
         bad = _ZERO
         while o != _ZERO:
-            j = _low_index(o)
+            j = lowest(o)
             o &= o - _ONE
             bad |= _ONE << np.uint64(ints[j])
         masks[size + i] = bad
     return True
 
 
-@_kernel()
+@kernel()
 def _matching(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -710,7 +649,7 @@ def _matching(
     return free
 
 
-@_kernel()
+@kernel()
 def _two_way_choices(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
@@ -732,7 +671,7 @@ def _two_way_choices(
     for x in range(n_cells + len(counts)):
         if x < n_cells:
             m = cand[x]
-            if _popcount(m) != 2:
+            if popcount(m) != 2:
                 continue
             c1 = c2 = x
             a = m & (~m + _ONE)
@@ -755,14 +694,14 @@ def _two_way_choices(
         sides[2 * n + 1] = c2
         values[2 * n] = a
         values[2 * n + 1] = b
-        strength_a = 1 + np.int64(history[c1 * size + _low_index(a)])
-        strength = strength_a * (1 + np.int64(history[c2 * size + _low_index(b)]))
+        strength_a = 1 + np.int64(history[c1 * size + lowest(a)])
+        strength = strength_a * (1 + np.int64(history[c2 * size + lowest(b)]))
         keys[n] = -strength * len(keys) + n
         n += 1
     return n
 
 
-@_kernel(inline="always")
+@kernel(inline="always")
 def _sift(keys: NDArray[np.int64], root: int, end: int) -> None:
     """Move ``keys[root]`` down the heap ``keys[:end]`` until its children are smaller."""
     x = keys[root]
@@ -778,7 +717,7 @@ def _sift(keys: NDArray[np.int64], root: int, end: int) -> None:
     keys[root] = x
 
 
-@_kernel()
+@kernel()
 def _sort(keys: NDArray[np.int64], n: int) -> None:
     """Sort ``keys[:n]`` in place, ascending (heapsort: it allocates nothing)."""
     for root in range(n // 2 - 1, -1, -1):
@@ -788,7 +727,7 @@ def _sort(keys: NDArray[np.int64], n: int) -> None:
         _sift(keys, 0, end)
 
 
-@_kernel()
+@kernel()
 def _probe(
     stack: NDArray[np.uint64],
     tallies: NDArray[np.int8],
@@ -838,13 +777,13 @@ def _probe(
                     left_a = -1
                     continue
                 break
-            _copy(cand, probed)
-            _copy(counts, tallies[t + 1])
+            copy(cand, probed)
+            copy(counts, tallies[t + 1])
             # Singles only: locked candidates would cost more per probe than they prune.
             left = _restrict(
                 probed, tallies[t + 1], c, probed[c] ^ bit, free, net, None, scratch, size
             )
-            history[c * size + _low_index(bit)] = free - left if left >= 0 else _FAILED
+            history[c * size + lowest(bit)] = free - left if left >= 0 else _FAILED
             if left < 0:
                 free = _restrict(cand, counts, c, bit, free, net, None, scratch, size)
                 if free <= 0:
@@ -875,7 +814,7 @@ def _probe(
     return free, best, best_bit
 
 
-@_kernel(inline="always")
+@kernel(inline="always")
 def _choose(
     stack: NDArray[np.uint64],
     tallies: NDArray[np.int8],
@@ -900,7 +839,7 @@ def _choose(
     return free, c, bit
 
 
-@_kernel()
+@kernel()
 def _search(
     givens: IntArray,
     first: int,
@@ -939,7 +878,7 @@ def _search(
     spent = 0
     i = first
     while i < n_puzzles:
-        began = _ticks()
+        began = ticks()
         row = stats[i]
         if regs[_ACTIVE] == 0:
             row[:] = 0
@@ -973,7 +912,7 @@ def _search(
                 stop = _NODE_LIMIT
                 break
             if nodes >= pause_at:
-                if pause_ticks == 0 or _ticks() - began >= pause_ticks:
+                if pause_ticks == 0 or ticks() - began >= pause_ticks:
                     paused = True
                     break
                 pause_at = nodes + _TICK_CHECK
@@ -984,8 +923,8 @@ def _search(
                     regs[_GROW] = 1
                     paused = True
                     break
-                _copy(stack[d], stack[t])
-                _copy(tallies[d], tallies[t])
+                copy(stack[d], stack[t])
+                copy(tallies[d], tallies[t])
                 cell_at[d] = -1 - c
                 guesses += 1
                 m = stack[t][c] ^ bit_at[d]  # c = value: every other value goes
@@ -1015,7 +954,7 @@ def _search(
         row[_NODES] = nodes
         row[_GUESSES] = guesses
         row[_COUNT] = count
-        row[_TICKS] += _ticks() - began
+        row[_TICKS] += ticks() - began
         spent += nodes - resumed_at
         if paused:
             regs[_ACTIVE] = 1
@@ -1029,7 +968,7 @@ def _search(
     return i
 
 
-@_kernel()
+@kernel()
 def _propagate(
     givens: IntArray,
     net: tuple[IntArray, ...],
@@ -1048,9 +987,9 @@ def _propagate(
     return free >= 0
 
 
-@_kernel()
+@kernel()
 def _tick_now() -> int:
-    return _ticks()  # type: ignore[no-any-return]
+    return ticks()  # type: ignore[no-any-return]
 
 
 # --- Python side --------------------------------------------------------------------------
@@ -1269,11 +1208,11 @@ def solve_exact(
     -------
     ExactResult
         Its ``values`` are not verified here: callers check them with
-        :func:`ndoku.verify.verify` before reporting them.
+        :func:`ndoku.tasks.verify.verify` before reporting them.
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> r = solve_exact(p)
     >>> r.status, r.unique, r.count, r.stop
@@ -1319,7 +1258,7 @@ def solve_many(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> batch = solve_many(p, np.stack([p.givens, np.zeros(16, dtype=np.int32)]))
     >>> [r.status for r in batch], batch.counts.tolist()
@@ -1349,7 +1288,7 @@ def solve_batch(
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> text = "1000003004000002\\n" "0000000000000000\\n"
     >>> [r.status for r in solve_batch(read_puzzles(text=text))]
     ['solved', 'multiple']
@@ -1395,7 +1334,7 @@ def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray,
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> values, ok = propagate(p)
     >>> ok, int((values == 0).sum())
@@ -1423,7 +1362,7 @@ def candidates(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[NDArray[
 
     Examples
     --------
-    >>> from ndoku.puzzle import read_puzzles
+    >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
     >>> masks, ok = candidates(p)
     >>> ok, [bin(int(m)) for m in masks[:4]]
@@ -1711,7 +1650,7 @@ _calibrated: list[float] = []
 
 def _tick_seconds() -> float:
     """Seconds per time-stamp-counter tick (measured once), 0.0 without a counter."""
-    if not _HAS_TICKS:
+    if not HAS_TICKS:
         return 0.0
     if not _calibrated:
         _tick_now()  # compiled or loaded before the clock starts

@@ -6,7 +6,7 @@ Glossary
 --------
 trace
     Rows of (proposal, energy, temperature, acceptance rate) a chain wrote every few
-    proposals (``ndoku.metropolis.TRACE_COLUMNS``).
+    proposals (``ndoku.solvers.chains.metropolis.TRACE_COLUMNS``).
 labelled trace
     A trace with the file and seed of its run, so several runs share one CSV or plot.
 """
@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.metropolis import TRACE_COLUMNS
-from ndoku.tune import Fit, Summary
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS
+from ndoku.tasks.tune import Fit, Summary
 
 
 @dataclass(frozen=True, eq=False)

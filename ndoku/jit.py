@@ -1,0 +1,128 @@
+"""The numba internals ndoku leans on, in one place: the cache folder, kernels without
+reference counting, the CPU cycle counter, and the probe of numba's cache behind the
+compile notice.
+
+Each of them uses a part of numba that is not its documented API (``_nrt``, the cache index,
+``llvm.readcyclecounter`` through an intrinsic); ``tests/test_jit.py`` calls every one of
+them directly, so a numba upgrade that moves one fails there, loudly, rather than making
+ndoku slow or quiet.
+
+The cache folder is chosen when this module is imported, before any kernel is defined
+(``ndoku/__init__`` imports it first): numba writes its cache next to the source
+(``ndoku/**/__pycache__``) or in the user's cache folder, and refuses to load a
+``cache=True`` kernel when neither is writable. In that case numba is pointed at
+``$XDG_CACHE_HOME/ndoku`` (``~/.cache/ndoku``) or, failing that, a folder in the system's
+temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def choose_cache_dir() -> str | None:
+    """Set numba's cache folder when the package folder is read-only; return the choice."""
+    if os.environ.get("NUMBA_CACHE_DIR") or _writable(Path(__file__).parent / "__pycache__"):
+        return None
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ndoku"
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    fallback = Path(tempfile.gettempdir()) / f"ndoku-cache-{uid}"
+    chosen = next((str(d) for d in (user, fallback) if _writable(d)), None)
+    if chosen is None:
+        return None
+    os.environ["NUMBA_CACHE_DIR"] = chosen
+    if "numba" in sys.modules:  # numba read its configuration already
+        sys.modules["numba"].config.CACHE_DIR = chosen
+    return chosen
+
+
+choose_cache_dir()
+
+# numba reads NUMBA_CACHE_DIR when it is first imported: only now.
+from llvmlite import ir  # type: ignore[import-untyped]  # noqa: E402
+from numba import extending, njit, types  # noqa: E402
+
+#: The x86 time-stamp counter is readable from user code; elsewhere ``ticks`` returns 0 and
+#: callers time with the clock instead.
+HAS_TICKS = platform.machine().lower() in {"x86_64", "amd64"}
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+# Untyped for mypy, which would see the decorated functions as typing-time callables.
+_intrinsic: Any = extending.intrinsic
+
+#: The ``what`` of each compile notice looked at so far.
+_settled: set[str] = set()
+
+
+def kernel(**options: Any) -> Callable[[_F], _F]:
+    """``njit`` for kernels that allocate nothing: cached, without numba's reference counting.
+
+    Every array such a kernel touches comes from the caller, who keeps it alive, so the
+    counts numba keeps on each array view and argument are pure cost: atomic increments and
+    decrements took 40% of the 9×9 search's time (``_nrt`` is numba's own switch for this,
+    underscored but long-standing).
+    """
+    jit: Any = njit  # its stubs do not know ``_nrt``
+    decorate: Callable[[_F], _F] = jit(cache=True, _nrt=False, **options)
+    return decorate
+
+
+@_intrinsic
+def ticks(typingctx):  # type: ignore[no-untyped-def]
+    """The CPU time-stamp counter (x86), or 0 where user code cannot read it."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        if not HAS_TICKS:
+            return ir.Constant(ir.IntType(64), 0)
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=fnty)
+        return builder.call(counter, [])
+
+    return types.int64(), codegen
+
+
+def compile_notice(what: str, seconds: float, kernel: Any, arguments: tuple[Any, ...]) -> None:
+    """Say on stderr that ``what`` is compiling and about how many ``seconds`` that takes, when
+    ``kernel`` is neither compiled in this process nor in numba's cache for the types of
+    ``arguments`` (the arguments of the call about to be made).
+
+    Looked at once per ``what`` and process, so it may precede every call of ``kernel``; a
+    ``what`` names one set of argument types (one compiled version).
+    """
+    if what in _settled:
+        return
+    _settled.add(what)
+    try:
+        cached = is_cached(kernel, arguments)
+    except Exception:  # numba internals moved: stay quiet rather than guess
+        cached = True
+    if not cached:
+        print(f"ndoku: compiling {what} (first run only, about {seconds:g} s)…", file=sys.stderr)
+
+
+def is_cached(kernel: Any, arguments: tuple[Any, ...]) -> bool:
+    """Whether ``kernel`` has a version for the types of ``arguments``, loaded or on disk.
+
+    Reads numba's cache index (private attributes): raises when a numba upgrade moved them.
+    """
+    signature = tuple(kernel.typeof_pyval(a) for a in arguments)
+    if signature in kernel.overloads:
+        return True
+    cache = kernel._cache
+    key = cache._index_key(signature, kernel.targetctx.codegen())
+    return key in cache._cache_file._load_index()

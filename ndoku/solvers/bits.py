@@ -1,0 +1,41 @@
+"""Bit and array helpers every kernel shares: set bits of a mask, its lowest bit, a copy loop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import extending, njit, types
+from numpy.typing import NDArray
+
+# Untyped for mypy, which would see the decorated functions as typing-time callables.
+_intrinsic: Any = extending.intrinsic
+
+
+@_intrinsic
+def popcount(typingctx, mask):  # type: ignore[no-untyped-def]
+    """Number of set bits of a uint64 (the ``popcnt`` instruction)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return types.int64(types.uint64), codegen
+
+
+@_intrinsic
+def lowest(typingctx, mask):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero uint64 (``tzcnt``)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def copy(source: NDArray[Any], target: NDArray[Any]) -> None:
+    """``target[:] = source`` as a plain loop: numba's slice assignment copies the source
+    aside first in case the two overlap (it made the exact solver's probes ten times slower),
+    and compiles a formatted error for mismatched shapes (a second more per kernel)."""
+    for k in range(len(source)):
+        target[k] = source[k]
