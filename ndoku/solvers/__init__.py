@@ -1,0 +1,1 @@
+"""Solvers: plain arrays in, numbers out (propagation, the exact search, the chains)."""

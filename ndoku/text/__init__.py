@@ -1,0 +1,1 @@
+"""Reading text: tokens and alphabets to arrays (grid, alphabet)."""
