@@ -6,8 +6,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from ndoku.model.puzzle import read_puzzles
-from ndoku.model.units import BOX, COLUMN, ROW
+from ndoku.model.layout import available_layouts
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.units import BOX, COLUMN, ROW, Units, peers_of
 
 
 def empty_grid(n: int) -> str:
@@ -69,3 +70,36 @@ def test_jigsaw_region_equal_to_a_row_stays_a_box() -> None:
     [row3] = [u for u in range(len(units)) if units[u].tolist() == [8, 9, 10, 11]]
     assert units.kind[row3] == BOX
     assert np.bincount(units.select(units.kind == BOX).cells).tolist() == [1] * 16
+
+
+def _networkx_peers(puzzle: Puzzle) -> list[list[int]]:
+    """Each cell's peers, from the networkx graph: the slow, obviously correct reference."""
+    graph = puzzle.graph
+    return [sorted(graph.adj[cell]) for cell in range(puzzle.n_cells)]
+
+
+@pytest.mark.parametrize("name", sorted(available_layouts()))
+def test_peers_straight_from_units_equal_the_graph(name: str) -> None:
+    [puzzle] = read_puzzles(available_layouts()[name], layout=name)
+    ptr, peers = puzzle.peers
+    assert ptr.dtype == peers.dtype == np.int32
+    found = [peers[ptr[c] : ptr[c + 1]].tolist() for c in range(puzzle.n_cells)]
+    assert found == _networkx_peers(puzzle)
+
+
+def test_peers_of_a_cell_alone_in_its_units_are_none() -> None:
+    units = Units(np.array([0, 2, 3], dtype=np.int32), np.array([0, 1, 2], dtype=np.int32),
+                  np.array([ROW, ROW], dtype=np.int8))  # fmt: skip
+    ptr, peers = peers_of(units, 4)  # cell 2 is alone in its unit, cell 3 in none
+    assert ptr.tolist() == [0, 1, 2, 2, 2]
+    assert peers.tolist() == [1, 0]
+
+
+def test_puzzles_of_one_layout_share_a_frame_and_its_key() -> None:
+    first, second = read_puzzles(text="1" + "0" * 15 + "\n" + "0" * 15 + "2\n")
+    assert first.frame is second.frame
+    [again] = read_puzzles(text="1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n")
+    assert again.frame is not first.frame and again.frame.key == first.frame.key
+    [jigsaw] = read_puzzles(available_layouts()["jigsaw9"], layout="jigsaw9")
+    [classic] = read_puzzles(available_layouts()["9x9"], layout="9x9")
+    assert jigsaw.frame.key != classic.frame.key

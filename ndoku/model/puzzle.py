@@ -23,9 +23,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import ConflictError, ParseError
+from ndoku.model.frame import Frame
 from ndoku.model.layout import Layout
-from ndoku.model.reading import Frame, read_batch, read_grid, repeated
-from ndoku.model.units import BOX, KIND_NAMES, Units, graph_csr, peer_graph
+from ndoku.model.reading import read_batch, read_grid
+from ndoku.model.units import BOX, KIND_NAMES, Units
 from ndoku.text.grid import DIGITS, MISSING, Grid, format_grid, parse, read_file
 
 if TYPE_CHECKING:
@@ -46,11 +47,26 @@ class Puzzle:
     """
 
     grid: Grid
-    layout: Layout
-    index: IntArray  # (rows, cols): cell number, -1 where missing
-    cell_rc: IntArray  # (cells, 2): canvas row and column of each cell
+    frame: Frame  # shared by the puzzles of one layout
     givens: IntArray
-    units: Units
+
+    @property
+    def layout(self) -> Layout:
+        return self.frame.layout
+
+    @property
+    def index(self) -> IntArray:
+        """(rows, cols): cell number, -1 where missing."""
+        return self.frame.index
+
+    @property
+    def cell_rc(self) -> IntArray:
+        """(cells, 2): canvas row and column of each cell."""
+        return self.frame.cell_rc
+
+    @property
+    def units(self) -> Units:
+        return self.frame.units
 
     @property
     def size(self) -> int:
@@ -68,17 +84,19 @@ class Puzzle:
     @cached_property
     def graph(self) -> nx.Graph:
         """The peer graph (networkx), nodes are cell numbers with ``row``/``col``."""
+        from ndoku.model.graph import peer_graph
+
         return peer_graph(self.units, self.cell_rc)
 
-    @cached_property
+    @property
     def peers(self) -> tuple[IntArray, IntArray]:
-        """CSR of cell → peers."""
-        return graph_csr(self.graph)
+        """CSR of cell → peers, each cell's peers rising."""
+        return self.frame.peers
 
-    @cached_property
+    @property
     def cell_units(self) -> tuple[IntArray, IntArray]:
         """CSR of cell → units."""
-        return self.units.of_cells(self.n_cells)
+        return self.frame.cell_units
 
     def canvas(self, values: NDArray[np.integer]) -> IntArray:
         """Cell values laid out on the canvas, ``MISSING`` where no cell exists.
@@ -152,7 +170,7 @@ def from_grid(
     _check_values(grid, frame.layout)
     cell_rc = frame.cell_rc
     givens = grid.values[cell_rc[:, 0], cell_rc[:, 1]].astype(np.int32)
-    puzzle = Puzzle(grid, frame.layout, frame.index, cell_rc, givens, frame.units)
+    puzzle = Puzzle(grid, frame, givens)
     _check_givens(puzzle)
     return puzzle
 
@@ -198,8 +216,7 @@ def unit_name(layout: Layout, kind: int) -> str:
 def _check_givens(puzzle: Puzzle) -> None:
     """Two equal givens in one unit: name both cells."""
     units = puzzle.units
-    size = puzzle.size
-    if not repeated(units, size, puzzle.givens[np.newaxis])[0]:
+    if not puzzle.frame.repeated(puzzle.givens[np.newaxis])[0]:
         return
     for u in range(len(units)):
         cells = units[u]

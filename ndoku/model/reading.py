@@ -30,8 +30,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import LayoutError
-from ndoku.model.layout import Layout, layout_of
-from ndoku.model.units import Units, build_units, number_cells
+from ndoku.model.frame import Frame
+from ndoku.model.layout import layout_of
 from ndoku.text.alphabet import (
     EMPTY_MARKS,
     ONE_BASED,
@@ -46,55 +46,9 @@ IntArray = NDArray[np.int32]
 
 
 @dataclass(frozen=True, eq=False)
-class Frame:
-    """A layout with its cells numbered and its units built: what puzzles of one layout share.
-
-    Attributes
-    ----------
-    index : ndarray of int32, shape (rows, cols)
-        Cell number of each canvas position, -1 where missing.
-    cell_rc : ndarray of int32, shape (cells, 2)
-        Canvas row and column of each cell.
-    """
-
-    layout: Layout
-    index: IntArray
-    cell_rc: IntArray
-    units: Units
-
-    @classmethod
-    def of(cls, layout: Layout) -> Frame:
-        index, cell_rc = number_cells(layout.mask)
-        return cls(layout, index, cell_rc, build_units(layout, index))
-
-    def givens(self, grids: Sequence[Grid]) -> IntArray:
-        """The cell values of grids of this layout, ``(grids, cells)``."""
-        rows, cols = self.cell_rc[:, 0], self.cell_rc[:, 1]
-        return np.stack([g.values[rows, cols] for g in grids]).astype(np.int32)
-
-    def repeated(self, givens: IntArray) -> NDArray[np.bool_]:
-        """Per row of ``givens`` ``(grids, cells)``: whether a unit holds a value twice."""
-        return repeated(self.units, self.layout.size, givens)
-
-
-def repeated(units: Units, size: int, givens: IntArray) -> NDArray[np.bool_]:
-    """Per row of ``givens`` ``(grids, cells)``: whether one of the units (of N cells each)
-    holds a value twice.
-
-    >>> from ndoku.model.layout import load_layout
-    >>> frame = Frame.of(load_layout("4x4"))
-    >>> repeated(frame.units, 4, np.array([[1, 0, 0, 1] + [0] * 12, [1, 0, 0, 2] + [0] * 12]))
-    array([ True, False])
-    """
-    ordered = np.sort(givens[:, units.cells].reshape(len(givens), -1, size), axis=2)
-    twice = (ordered[:, :, 1:] == ordered[:, :, :-1]) & (ordered[:, :, 1:] > 0)
-    return twice.any(axis=(1, 2))  # type: ignore[no-any-return]
-
-
-@dataclass(frozen=True, eq=False)
 class _Fit:
     reading: Reading | None  # None: the declared alphabet
-    layout: Layout
+    frame: Frame
     grid: Grid
 
 
@@ -128,35 +82,37 @@ def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
         and grid.shape[0] == len(grid.style.alphabet)
     )
     structures = [dotted] if declared_single else [grid, dotted]
-    fallback: tuple[Layout, Grid] | None = None
+    fallback: tuple[Frame, Grid] | None = None
     first_error: LayoutError | None = None
     for structure in structures:
         if structure is None:
             continue
         fits: list[_Fit] = []
-        layouts: dict[int, Layout] = {}
+        frames: dict[int, Frame] = {}
         for reading, candidate in _readings(structure):
             top = int(candidate.values.max(initial=0))
-            if top not in layouts:
+            if top not in frames:
                 try:
-                    layouts[top] = layout_of(candidate, override if structure is grid else None)
+                    declared = override if structure is grid else None
+                    frames[top] = Frame.of(layout_of(candidate, declared))
                 except LayoutError as error:
                     first_error = first_error or error
                     continue
-            layout = layouts[top]
+            frame = frames[top]
+            layout = frame.layout
             if structure is not grid and (
                 layout.corners != ((0, 0),) or layout.size != len(grid.values)
             ):
                 continue  # dots are empty only in one grid filling the square
             if fallback is None and reading in (None, ONE_BASED):
-                fallback = (layout, candidate)
+                fallback = (frame, candidate)
             if reading is None or (layout.size in reading.sizes and top <= layout.size):
-                fits.append(_Fit(reading, layout, candidate))
+                fits.append(_Fit(reading, frame, candidate))
         chosen = _choose(fits, structure) if fits else None
         if chosen is not None:
             return chosen
     if fallback is not None:
-        return Frame.of(fallback[0]), fallback[1]
+        return fallback
     assert first_error is not None
     raise first_error
 
@@ -263,8 +219,7 @@ def _zero_repeats(grids: Sequence[Grid], frame: Frame) -> bool:
 def _choose(fits: list[_Fit], structure: Grid) -> tuple[Frame, Grid] | None:
     """Rules 1 to 3 of the module docstring over the readings that fit; None when none is
     left once readings with two equal givens in a unit are dropped."""
-    frames = {id(f.layout): Frame.of(f.layout) for f in fits}  # a few readings at most
-    fits = [f for f in fits if not _repeats(f.grid, frames[id(f.layout)])]
+    fits = [f for f in fits if not _repeats(f.grid, f.frame)]
     if (structure.written == "0").any():
         fits = [f for f in fits if f.reading is not None and f.reading.zero_is_symbol] or fits
     distinct: list[_Fit] = []
@@ -274,7 +229,7 @@ def _choose(fits: list[_Fit], structure: Grid) -> tuple[Frame, Grid] | None:
     if len(distinct) > 1:
         a, b = distinct[0], distinct[1]
         assert a.reading is not None and b.reading is not None  # a declared one is alone
-        raise _ambiguous(a.reading, b.reading, a.layout.size, structure)
+        raise _ambiguous(a.reading, b.reading, a.frame.size, structure)
     if not distinct:
         return None
     fit = distinct[0]
@@ -282,11 +237,11 @@ def _choose(fits: list[_Fit], structure: Grid) -> tuple[Frame, Grid] | None:
     if fit.reading is not None and fit.reading is not ONE_BASED:
         style = dataclasses.replace(
             grid.style,
-            alphabet=fit.reading.alphabet(fit.layout.size),
+            alphabet=fit.reading.alphabet(fit.frame.size),
             empty=_empty_mark(grid),
         )
         grid = grid.with_values(grid.values, style)
-    return frames[id(fit.layout)], grid
+    return fit.frame, grid
 
 
 def _repeats(grid: Grid, frame: Frame) -> bool:
@@ -294,7 +249,7 @@ def _repeats(grid: Grid, frame: Frame) -> bool:
 
 
 def _same(a: _Fit, b: _Fit) -> bool:
-    return a.layout.corners == b.layout.corners and np.array_equal(a.grid.values, b.grid.values)
+    return a.frame.key == b.frame.key and np.array_equal(a.grid.values, b.grid.values)
 
 
 def _empty_mark(grid: Grid) -> str:

@@ -9,7 +9,8 @@ unit
     (a jigsaw region counts as a box), or an extra unit (a diagonal, a windoku window, …).
     Units shared by two sub-grids (the common box of a Samurai) appear once.
 peers
-    Two cells are peers when some unit holds both; the peer graph has an edge per pair.
+    Two cells are peers when some unit holds both; the peer graph has an edge per pair
+    (:mod:`ndoku.model.graph` builds it for people; solvers read CSR arrays).
 CSR
     ``(ptr, idx)`` int32 arrays: the items of ``i`` are ``idx[ptr[i]:ptr[i + 1]]``; this is
     how kernels see units (unit → cells, cell → units) and peers (cell → peers).
@@ -19,17 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import LayoutError
 from ndoku.model.layout import Layout
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 ROW, COLUMN, BOX, EXTRA = 0, 1, 2, 3
 KIND_NAMES = ("row", "column", "box", "extra unit")
@@ -133,31 +129,28 @@ def build_units(layout: Layout, index: IntArray) -> Units:
     return units
 
 
-def peer_graph(units: Units, cell_rc: IntArray) -> nx.Graph:
-    """The peer graph: one node per cell (``row``, ``col`` attributes), an edge per peer pair.
+def peers_of(units: Units, n_cells: int) -> tuple[IntArray, IntArray]:
+    """CSR of cell → peers (the cells sharing a unit with it), each cell's peers rising.
 
-    >>> import networkx as nx
     >>> from ndoku.model.layout import load_layout
-    >>> layout = load_layout("9x9")
-    >>> index, rc = number_cells(layout.mask)
-    >>> g = peer_graph(build_units(layout, index), rc)
-    >>> g.number_of_nodes(), g.number_of_edges(), g.degree[0]
-    (81, 810, 20)
+    >>> layout = load_layout("4x4")
+    >>> index, _ = number_cells(layout.mask)
+    >>> ptr, peers = peers_of(build_units(layout, index), 16)
+    >>> peers[ptr[0] : ptr[1]].tolist()  # row 0, column 0, the rest of the top-left box
+    [1, 2, 3, 4, 5, 8, 12]
     """
-    import networkx as nx
-
-    graph = nx.Graph()
-    graph.add_nodes_from(
-        (cell, {"row": int(r), "col": int(c)}) for cell, (r, c) in enumerate(cell_rc)
-    )
-    for u in range(len(units)):
-        graph.add_edges_from(combinations(units[u].tolist(), 2))
-    return graph
-
-
-def graph_csr(graph: nx.Graph) -> tuple[IntArray, IntArray]:
-    """CSR arrays (ptr, peers) of a graph whose nodes are ``0 .. n-1``; peers sorted."""
-    return _csr([sorted(graph.adj[node]) for node in range(graph.number_of_nodes())])
+    lengths = np.diff(units.ptr).astype(np.int64)
+    unit_of = np.repeat(np.arange(len(units)), lengths)
+    # every ordered pair of cells of each unit: (cell, partner)
+    partners = np.repeat(lengths, lengths)
+    cells = np.repeat(units.cells.astype(np.int64), partners)
+    starts = np.repeat(units.ptr[:-1].astype(np.int64)[unit_of], partners)
+    offsets = np.arange(len(cells)) - np.repeat(np.cumsum(partners) - partners, partners)
+    others = units.cells[starts + offsets].astype(np.int64)
+    pairs = np.unique(cells[cells != others] * n_cells + others[cells != others])
+    ptr = np.zeros(n_cells + 1, dtype=np.int32)
+    ptr[1:] = np.cumsum(np.bincount(pairs // n_cells, minlength=n_cells))
+    return ptr, (pairs % n_cells).astype(np.int32)
 
 
 def _csr(lists: Sequence[Sequence[int] | IntArray]) -> tuple[IntArray, IntArray]:

@@ -62,6 +62,7 @@ from numpy.typing import NDArray
 from ndoku.errors import NdokuError
 from ndoku.jit import HAS_TICKS, compile_notice, kernel, ticks
 from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT, MAX_SYMBOLS
+from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.bits import copy, lowest, popcount
 
@@ -1117,16 +1118,21 @@ class _Topology:
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> _Topology:
+        """The tables of ``puzzle``'s layout, built once per frame."""
         if puzzle.size > MAX_SYMBOLS:
             raise NdokuError(
                 f"the exact solver handles up to {MAX_SYMBOLS} symbols, this puzzle has "
                 f"{puzzle.size}"
             )
-        net = (puzzle.units.ptr, puzzle.units.cells, *puzzle.cell_units, *puzzle.peers)
-        if puzzle.size < LOCKED_FROM:
-            return cls(puzzle.n_cells, puzzle.size, net, None, 0)
-        program, n_groups = _crossings(puzzle)
-        return cls(puzzle.n_cells, puzzle.size, net, program, n_groups)
+        return puzzle.frame.table("exact", cls._build)
+
+    @classmethod
+    def _build(cls, frame: Frame) -> _Topology:
+        net = (frame.units.ptr, frame.units.cells, *frame.cell_units, *frame.peers)
+        if frame.size < LOCKED_FROM:
+            return cls(frame.n_cells, frame.size, net, None, 0)
+        program, n_groups = _crossings(frame)
+        return cls(frame.n_cells, frame.size, net, program, n_groups)
 
     @property
     def n_slots(self) -> int:
@@ -1134,7 +1140,7 @@ class _Topology:
         return (len(self.net[0]) - 1) * self.size
 
 
-def _crossings(puzzle: Puzzle) -> tuple[IntArray, int]:
+def _crossings(frame: Frame) -> tuple[IntArray, int]:
     """The locked-candidates program of a layout, and its number of groups.
 
     Unit B *crosses* unit A when they share two cells or more: the piece A ∩ B. A's pieces
@@ -1147,8 +1153,8 @@ def _crossings(puzzle: Puzzle) -> tuple[IntArray, int]:
         per piece: cell count, cells…,
         per piece: partner count, per partner: B, count, cells of B \\ A…
     """
-    units = puzzle.units
-    ptr_u, of_cell = puzzle.cell_units
+    units = frame.units
+    ptr_u, of_cell = frame.cell_units
     program: list[int] = []
     n_groups = 0
     for a in range(len(units)):
@@ -1294,10 +1300,9 @@ def solve_batch(
     ['solved', 'multiple']
     """
     results: list[ExactResult | None] = [None] * len(puzzles)
-    groups: dict[tuple[int, bytes, bytes], list[int]] = {}
+    groups: dict[object, list[int]] = {}
     for i, p in enumerate(puzzles):
-        key = (p.size, p.units.ptr.tobytes(), p.units.cells.tobytes())
-        groups.setdefault(key, []).append(i)
+        groups.setdefault(p.frame.key, []).append(i)
     finished = 0
     for members in groups.values():
 

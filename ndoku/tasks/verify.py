@@ -136,10 +136,10 @@ def verify_all(puzzles: Sequence[Puzzle], values: Sequence[NDArray[np.integer] |
     >>> verify_all(ps, [ps[0].givens, ps[0].givens])  # no error: both solved
     >>> verify_all(ps, [None, ps[0].givens[::-1].copy()])  # a half turn still solves it
     """
-    groups: dict[tuple[int, int], list[int]] = {}
+    groups: dict[object, list[int]] = {}
     for i, (puzzle, v) in enumerate(zip(puzzles, values, strict=True)):
         if v is not None:
-            groups.setdefault((id(puzzle.layout), id(puzzle.cell_rc)), []).append(i)
+            groups.setdefault(puzzle.frame.key, []).append(i)
     for members in groups.values():
         first = puzzles[members[0]]
         layout, size = first.layout, first.size

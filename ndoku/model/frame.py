@@ -1,0 +1,116 @@
+"""What puzzles of one layout share: numbered cells, units, peers and the solvers' tables.
+
+A frame is built once per layout and handed to every puzzle of it, so that units and peers
+are built once per batch, and a solver's per-layout tables (the exact solver's
+locked-candidates program, …) once per frame. Whether two puzzles have the same layout is
+decided in one place: their frames' :attr:`Frame.key`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.model.layout import Layout
+from ndoku.model.units import Units, build_units, number_cells, peers_of
+from ndoku.text.grid import Grid
+
+IntArray = NDArray[np.int32]
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """A layout with its cells numbered and its units built.
+
+    Attributes
+    ----------
+    index : ndarray of int32, shape (rows, cols)
+        Cell number of each canvas position, -1 where missing.
+    cell_rc : ndarray of int32, shape (cells, 2)
+        Canvas row and column of each cell.
+
+    Examples
+    --------
+    >>> from ndoku.model.layout import load_layout
+    >>> frame = Frame.of(load_layout("9x9"))
+    >>> len(frame.units), int(frame.peers[0][1])  # 27 units; 20 peers per cell
+    (27, 20)
+    >>> frame.key == Frame.of(load_layout("9x9")).key
+    True
+    """
+
+    layout: Layout
+    index: IntArray
+    cell_rc: IntArray
+    units: Units
+    _tables: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, layout: Layout) -> Frame:
+        index, cell_rc = number_cells(layout.mask)
+        return cls(layout, index, cell_rc, build_units(layout, index))
+
+    @property
+    def size(self) -> int:
+        """N: symbols per unit."""
+        return self.layout.size
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.cell_rc)
+
+    @cached_property
+    def key(self) -> tuple[int, tuple[int, ...], bytes, bytes, bytes, bytes]:
+        """Equal for two frames exactly when their cells lie at the same canvas positions and
+        their units (and unit kinds) are the same: puzzles of one layout."""
+        units = self.units
+        mask = self.layout.mask
+        return (
+            self.size,
+            mask.shape,
+            np.packbits(mask).tobytes(),
+            units.ptr.tobytes(),
+            units.cells.tobytes(),
+            units.kind.tobytes(),
+        )
+
+    @cached_property
+    def peers(self) -> tuple[IntArray, IntArray]:
+        """CSR of cell → peers, each cell's peers rising."""
+        return peers_of(self.units, self.n_cells)
+
+    @cached_property
+    def cell_units(self) -> tuple[IntArray, IntArray]:
+        """CSR of cell → the units holding it."""
+        return self.units.of_cells(self.n_cells)
+
+    def table(self, name: str, build: Callable[[Frame], _T]) -> _T:
+        """A solver's table for this layout, built by ``build(frame)`` on first use."""
+        if name not in self._tables:
+            self._tables[name] = build(self)
+        return self._tables[name]  # type: ignore[no-any-return]
+
+    def givens(self, grids: Sequence[Grid]) -> IntArray:
+        """The cell values of grids of this layout, ``(grids, cells)``."""
+        rows, cols = self.cell_rc[:, 0], self.cell_rc[:, 1]
+        return np.stack([g.values[rows, cols] for g in grids]).astype(np.int32)
+
+    def repeated(self, givens: IntArray) -> NDArray[np.bool_]:
+        """Per row of ``givens`` ``(grids, cells)``: whether one of the units (of N cells
+        each) holds a value twice.
+
+        >>> from ndoku.model.layout import load_layout
+        >>> frame = Frame.of(load_layout("4x4"))
+        >>> frame.repeated(np.array([[1, 0, 0, 1] + [0] * 12, [1, 0, 0, 2] + [0] * 12]))
+        array([ True, False])
+        """
+        size = self.size
+        ordered = np.sort(givens[:, self.units.cells].reshape(len(givens), -1, size), axis=2)
+        twice = (ordered[:, :, 1:] == ordered[:, :, :-1]) & (ordered[:, :, 1:] > 0)
+        return twice.any(axis=(1, 2))  # type: ignore[no-any-return]
