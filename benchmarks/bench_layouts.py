@@ -18,7 +18,7 @@ from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact
 from ndoku.tasks.generate import generate, layout_puzzle
 from ndoku.tasks.verify import problems
-from ndoku.text.grid import parse
+from ndoku.text.formats import parse
 
 RUNS = 5
 SEEDS = 20

@@ -24,7 +24,8 @@ from ndoku.tasks.generate import generate, layout_puzzle
 from ndoku.tasks.render import draw
 from ndoku.tasks.solve import Options, solve
 from ndoku.text.alphabet import AlphabetError
-from ndoku.text.grid import MISSING, parse
+from ndoku.text.formats import parse
+from ndoku.text.grid import MISSING
 
 if TYPE_CHECKING:
     from conftest import CliRun

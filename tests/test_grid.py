@@ -9,7 +9,9 @@ import pytest
 
 from ndoku.errors import ConflictError, LayoutError, NdokuError, ParseError
 from ndoku.model.puzzle import read_puzzles
-from ndoku.text.grid import MISSING, decode, format_grid, parse, parse_symbols
+from ndoku.text.alphabet import parse_symbols
+from ndoku.text.formats import decode, parse
+from ndoku.text.grid import MISSING, format_grid
 
 WIKI_ROWS = [
     "5 3 0 0 7 0 0 0 0",

@@ -12,7 +12,7 @@ from ndoku.model.layout import infer_box, load_layout
 from ndoku.model.puzzle import read_puzzles
 from ndoku.model.units import BOX, EXTRA
 from ndoku.tasks.verify import problems
-from ndoku.text.grid import parse
+from ndoku.text.formats import parse
 
 
 def empty(rows: int, cols: int | None = None) -> str:

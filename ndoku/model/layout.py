@@ -35,7 +35,8 @@ from numpy.typing import NDArray
 
 from ndoku.errors import LayoutError
 from ndoku.limits import MAX_SYMBOLS
-from ndoku.text.grid import MISSING, Block, Grid, Header, header_key, parse, read_file
+from ndoku.text.formats import header_key, parse, read_file
+from ndoku.text.grid import MISSING, Block, Grid, Header
 
 Corner = tuple[int, int]
 Box = tuple[int, int]

@@ -27,7 +27,8 @@ from ndoku.model.frame import Frame
 from ndoku.model.layout import Layout
 from ndoku.model.reading import read_batch, read_grid
 from ndoku.model.units import BOX, KIND_NAMES, Units
-from ndoku.text.grid import DIGITS, MISSING, Grid, format_grid, parse, read_file
+from ndoku.text.formats import parse, read_file
+from ndoku.text.grid import DIGITS, MISSING, Grid, format_grid
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -62,7 +62,7 @@ def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
 
     Examples
     --------
-    >>> from ndoku.text.grid import parse
+    >>> from ndoku.text.formats import parse
     >>> hexa = "0123456789ABCDEF"  # a full 16×16 sudoku written 0-F, one cell left empty
     >>> rows = ["".join(hexa[(4 * (r % 4) + r // 4 + c) % 16] for c in range(16))
     ...         for r in range(16)]

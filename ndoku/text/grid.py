@@ -1,4 +1,5 @@
-"""Puzzle text ↔ integer arrays, in every format ndoku reads and writes back.
+"""Grids as data (values, positions, how they were written) and writing values back in a
+grid's own style.
 
 Glossary
 --------
@@ -26,45 +27,20 @@ rule
 bar
     A separator inside a row: ``|`` or a box-drawing ``│``; cells are read around it.
 
-Formats
--------
-tokens
-    One row per line, whitespace-separated tokens (``0 7 . 12``), or tokens separated by
-    commas or semicolons on every row (``0,7,.,12``), written back with the same separator.
-chars
-    One row per line, one character per cell, no spaces (``53..7....`` would be read with
-    ``.`` as a missing cell; see :mod:`ndoku.model.puzzle` for single grids).
-pasted
-    Either of those with rules and bars (``4 . . |. . . |8 . 5``), as forums, books and
-    Simple Sudoku write them, or a drawing such as ndoku's own ``--pretty`` output, whose
-    cells stand in aligned columns (a blank column is a missing cell, ``.`` an empty one).
-    The answer is written into the same template.
-line
-    One puzzle per line: ``n⁴`` characters, row-major, ``0`` or ``.`` empty (a one-line puzzle
-    has no missing cells). A file of such lines is a batch; anything after the puzzle on a
-    line (``,solution``, ``:count``, a rating) is ignored, and so is a first line of column
-    names (``quizzes,solutions``).
-sections
-    ``[Puzzle]`` starts the grid of a SadMan ``.sdk`` file; other sections (``[State]``) and
-    ``#A``-style metadata lines are skipped.
+The formats ndoku reads are described in :mod:`ndoku.text.formats`.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from contextlib import suppress
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.errors import NdokuError, ParseError
-from ndoku.text.alphabet import DIGITS, EMPTY, EMPTY_MARKS, parse_symbols
+from ndoku.errors import ParseError
+from ndoku.text.alphabet import DIGITS, EMPTY
 
 __all__ = [
     "DIGITS",
@@ -77,12 +53,7 @@ __all__ = [
     "Header",
     "Style",
     "Template",
-    "decode",
     "format_grid",
-    "header_key",
-    "parse",
-    "parse_symbols",
-    "read_file",
 ]
 
 MISSING = -1
@@ -90,16 +61,6 @@ MISSING = -1
 HEADER_KEYS = ("layout", "subgrids", "symbols", "box", "extra", "unit")
 #: One-line puzzle lengths: n⁴ characters for boxes of n×n (n = 2..6).
 LINE_LENGTHS = {n**4: n for n in range(2, 7)}
-#: Bars: separators inside a row (typed, then box-drawing).
-BARS = "|¦│┃║╎╏┆┇┊┋"
-#: Characters a rule may hold besides bars and spaces: dashes, crossings and box drawing.
-_RULE_MARKS = "-_=+*~" + "".join(chr(c) for c in range(0x2500, 0x2580) if chr(c) not in BARS)
-#: Of those, the ones no row of empty cells holds (``-`` and ``_`` are empty marks).
-_RULE_ONLY = set(_RULE_MARKS) - set("-_")
-_FIELD_END = re.compile(rf"[\s,:;{re.escape(BARS)}]")
-_HEADER = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
-_SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
-_COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+")
 
 
 @dataclass(frozen=True)
@@ -213,83 +174,10 @@ class Grid:
         )
 
 
-def decode(data: bytes, source: str = "<text>") -> str:
-    """Bytes of a puzzle file as text, refusing binary data with its line and column.
-
-    >>> decode(b"1 2\\n3 4\\n")
-    '1 2\\n3 4\\n'
-    """
-    bad = data.find(b"\x00")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        bad = exc.start if bad < 0 else min(bad, exc.start)
-    if bad >= 0:
-        line = data.count(b"\n", 0, bad) + 1
-        column = bad - (data.rfind(b"\n", 0, bad) + 1) + 1
-        raise ParseError(f"{source} is not a text puzzle (binary data)", line, column)
-    return text
-
-
-def read_file(path: str | Path) -> str:
-    """The text of a puzzle file; ``-`` reads stdin."""
-    import sys
-
-    if str(path) == "-":
-        return decode(sys.stdin.buffer.read(), "<stdin>")
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise NdokuError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return decode(data, str(path))
-
-
-def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list[Grid]:
-    """Read puzzle text: one grid, or a batch of one-line puzzles.
-
-    Parameters
-    ----------
-    text : str
-        The file contents.
-    source : str
-        A name for messages (the file name).
-    symbols : str, optional
-        An alphabet (``0-F``) overriding any ``# symbols:`` header.
-
-    Examples
-    --------
-    >>> [g] = parse("1 0\\n. 2\\n")
-    >>> g.values.tolist()
-    [[1, 0], [-1, 2]]
-    >>> [g.values.shape for g in parse("0" * 81 + "\\n" + "." * 81)]
-    [(9, 9), (9, 9)]
-    >>> [g] = parse("1 2 | 0 0\\n----+----\\n0 0 | 1 2\\n")  # a rule and bars
-    >>> g.values.tolist()
-    [[1, 2, 0, 0], [0, 0, 1, 2]]
-    """
-    headers, blocks = _split(text)
-    spec = symbols if symbols is not None else _single(headers, "symbols")
-    alphabet = parse_symbols(spec) if spec else None
-    if not blocks:
-        raise ParseError(f"{source} holds no puzzle (no grid lines)")
-    first = blocks[0]
-    lines = [pair for block in blocks for pair in block.lines]
-    if len(lines) > 1 and _is_column_names(lines[0][1], lines[1][1]):
-        lines = lines[1:]  # quizzes,solutions: the names of the fields below
-    elif (
-        _line_puzzle(first.lines[0][1]) is None
-        or _is_rule(first.lines[0][1])
-        or _is_square_chars(first)
-    ):
-        # The first line decides: a one-line puzzle makes the file a batch (16 lines of 16
-        # characters excepted: that is a 16×16 grid).
-        return [_parse_block(first, blocks[1:], alphabet, headers, source)]
-    return [_parse_line(n, line, alphabet, headers, source) for n, line in lines]
-
-
 def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:
     """Write ``values`` (default: the grid's own) in the grid's style, one row per line.
 
+    >>> from ndoku.text.formats import parse
     >>> [g] = parse("1 0 .\\n0 12 .\\n")
     >>> print(format_grid(g), end="")
     1 0 .
@@ -333,384 +221,3 @@ def _write_template(template: Template, table: list[list[str]]) -> str:
             end = stop
         out.append("".join(pieces) + text[end:])
     return "".join(line + "\n" for line in out)
-
-
-# --- reading ----------------------------------------------------------------------------
-
-
-def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
-    """Headers, and the blocks of grid lines separated by blank lines.
-
-    A ``[Puzzle]`` section line, when there is one, keeps the lines of other sections out.
-    """
-    headers: dict[str, list[Header]] = {}
-    blocks: list[Block] = []
-    current: list[tuple[int, str]] = []
-    lines = [raw.rstrip("\r") for raw in text.split("\n")]
-    has_puzzle = any(_section(line) == "puzzle" for line in lines)
-    skipping = False
-    for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        section = _section(stripped)
-        if section is not None:
-            skipping = has_puzzle and section != "puzzle"
-        elif stripped.startswith("#"):
-            key = header_key(stripped)
-            if key is not None:
-                value = stripped.split(":", 1)[1].strip()
-                headers.setdefault(key, []).append(Header(number, value))
-            continue
-        elif stripped and not skipping:
-            current.append((number, line))
-            continue
-        if current:
-            blocks.append(Block(tuple(current)))
-            current = []
-    if current:
-        blocks.append(Block(tuple(current)))
-    return {k: tuple(v) for k, v in headers.items()}, blocks
-
-
-def _section(line: str) -> str | None:
-    """The name of a ``[Section]`` line, lower case, or None."""
-    match = _SECTION.match(line.strip())
-    return match[1].lower() if match else None
-
-
-def header_key(line: str) -> str | None:
-    """The key of a ``# key: value`` header line ndoku understands, else None.
-
-    >>> header_key("# layout: windmill"), header_key("# Samurai: five grids")
-    ('layout', None)
-    """
-    match = _HEADER.match(line.strip())
-    key = match[1].lower() if match else None
-    return key if key in HEADER_KEYS else None
-
-
-def _single(headers: Mapping[str, tuple[Header, ...]], key: str) -> str | None:
-    found = headers.get(key, ())
-    if len(found) > 1:
-        raise ParseError(f"'# {key}:' is given twice (also on line {found[0].line})", found[1].line)
-    return found[0].value if found else None
-
-
-def _line_puzzle(text: str) -> str | None:
-    """The leading field of a one-line puzzle, or None when the line is not one."""
-    stripped = text.lstrip()
-    end = _FIELD_END.search(stripped)
-    head = stripped[: end.start()] if end else stripped
-    return head if len(head) in LINE_LENGTHS else None
-
-
-def _is_column_names(text: str, below: str) -> bool:
-    """A first line naming the fields of the one-line puzzles below (``quizzes,solutions``):
-    words, not as long as the line below (a row of letters of a grid would be)."""
-    fields = re.split(r"[\s,;]+", text.strip())
-    return (
-        _line_puzzle(below) is not None
-        and len(text.strip()) != len(below.strip())
-        and all(_COLUMN_NAME.fullmatch(f) for f in fields)
-    )
-
-
-def _is_square_chars(block: Block) -> bool:
-    """A block of k lines of k characters is a grid, not k one-line puzzles (k = 16)."""
-    widths = {len(text.strip()) for _, text in block.lines}
-    return widths == {len(block.lines)} and not any(" " in t.strip() for _, t in block.lines)
-
-
-def _token_value(
-    token: str, alphabet: str | None, line: int, column: int, one_line: bool
-) -> tuple[int, bool]:
-    """The value of one token and whether it was written as a letter."""
-    if token == ".":
-        return (EMPTY if one_line else MISSING), False
-    if token in EMPTY_MARKS:
-        return EMPTY, False
-    if alphabet is not None:
-        if len(token) == 1 and token in alphabet:
-            return alphabet.index(token) + 1, False
-        if token == "0":
-            return EMPTY, False
-        raise ParseError(
-            f"unknown symbol {token!r}: the declared symbols are {alphabet}, "
-            "with - or _ for an empty cell and . for a missing one",
-            line,
-            column,
-        )
-    if token.isdigit() and token.isascii():
-        return int(token), False
-    if len(token) == 1 and "A" <= token <= "Z":
-        return DIGITS.index(token), True
-    raise ParseError(
-        f"unknown token {token!r}: expected 0 for an empty cell, . for a missing one, "
-        "or a symbol (1, 2, … or A=10, B=11, …; or 0-F, A-Y, declared with '# symbols: …')",
-        line,
-        column,
-    )
-
-
-@lru_cache(maxsize=8)
-def _line_table(alphabet: str | None) -> NDArray[np.int32]:
-    """Value of each byte in a one-line puzzle, -1 where it is not a symbol (as _token_value)."""
-    table = np.full(256, -1, dtype=np.int32)
-    for code in range(128):
-        with suppress(ParseError):
-            table[code] = _token_value(chr(code), alphabet, 0, 0, one_line=True)[0]
-    return table
-
-
-def _parse_line(
-    number: int,
-    text: str,
-    alphabet: str | None,
-    headers: Mapping[str, tuple[Header, ...]],
-    source: str,
-) -> Grid:
-    puzzle = _line_puzzle(text)
-    if puzzle is None:
-        stripped = text.strip()
-        raise ParseError(
-            f"expected a one-line puzzle like the lines before it "
-            f"(16, 81, 256, 625 or 1296 characters), found {len(stripped.split()[0])}",
-            number,
-            1 + len(text) - len(text.lstrip()),
-        )
-    offset = len(text) - len(text.lstrip())
-    side = LINE_LENGTHS[len(puzzle)] ** 2
-    codes = np.frombuffer(puzzle.encode("utf-8"), dtype=np.uint8)
-    values = _line_table(alphabet)[codes]
-    if len(codes) != len(puzzle) or (values < 0).any():  # let the slow path name the culprit
-        values = np.empty(len(puzzle), dtype=np.int32)
-        for i, ch in enumerate(puzzle):
-            values[i] = _token_value(ch, alphabet, number, offset + i + 1, one_line=True)[0]
-    where = np.empty((side, side, 2), dtype=np.int32)
-    where[..., 0] = number
-    where[..., 1] = offset + 1 + np.arange(side * side).reshape(side, side)
-    written = np.frombuffer(puzzle.encode("utf-32-le"), dtype="<U1").reshape(side, side)
-    empty = "." if "." in puzzle and "0" not in puzzle else "0"
-    style = Style("line", alphabet=alphabet, empty="-" if alphabet and "0" in alphabet else empty)
-    declared = alphabet is not None
-    return Grid(values.reshape(side, side), where, written, style, headers, (), source, declared)
-
-
-def _separator(lines: Sequence[str]) -> str | None:
-    """``,`` or ``;`` when every row of a grid block has one between its tokens."""
-    for mark in ",;":
-        if lines and all(mark in text for text in lines):
-            return mark
-    return None
-
-
-def _is_rule(text: str, strict: bool = True) -> bool:
-    """A line of rule marks, bars and spaces; ``strict``: one no row of empty cells could be
-    (it holds a mark other than ``-`` and ``_``)."""
-    marks = {ch for ch in text if not ch.isspace()}
-    if not marks or not marks <= set(_RULE_MARKS + BARS):
-        return False
-    return not strict or bool(marks & _RULE_ONLY)
-
-
-Span = tuple[int, int, str]  # start, end (character positions in the line), token
-
-
-def _spans(text: str, spaced: bool, separator: str | None) -> list[Span]:
-    """The tokens of a row line with their positions: bars and separators between them."""
-    if spaced:
-        splitter = rf"[^\s{re.escape(BARS)}{separator or ''}]+"
-        return [(m.start(), m.end(), m.group()) for m in re.finditer(splitter, text)]
-    return [(i, i + 1, ch) for i, ch in enumerate(text) if not ch.isspace() and ch not in BARS]
-
-
-def _spaced(text: str) -> bool:
-    """Whether a row separates two cells by spaces (tokens) rather than by nothing (chars)."""
-    return re.search(rf"[^\s{re.escape(BARS)}]\s+[^\s{re.escape(BARS)}]", text) is not None
-
-
-def _parse_block(
-    block: Block,
-    extra: Sequence[Block],
-    alphabet: str | None,
-    headers: Mapping[str, tuple[Header, ...]],
-    source: str,
-) -> Grid:
-    lines = block.lines
-    content = [(n, t) for n, t in lines if not _is_rule(t, strict=False)]
-    dashed = [(n, t) for n, t in lines if _is_rule(t, strict=False) and not _is_rule(t)]
-    separator = _separator([t for _, t in content])
-    shown = content or dashed
-    spaced = separator is not None or any(_spaced(t) for _, t in shown)
-    found = {n: _spans(t, spaced, separator) for n, t in content + dashed}
-    # A line of dashes is a row of empty cells when it has as many as the other rows.
-    common = Counter(len(found[n]) for n, _ in content).most_common(1)
-    keep = {n for n, _ in content} | {
-        n for n, _ in dashed if not common or len(found[n]) == common[0][0]
-    }
-    rows = [(n, t, found[n]) for n, t in lines if n in keep]
-    if not rows:
-        raise ParseError("only rules, no grid rows (rows hold symbols, 0 or .)", lines[0][0], 1)
-    bars = any(ch in BARS for _, t, _ in rows for ch in t)
-    # Cells stand in columns only in a drawing in box-drawing bars; typed rows must be full.
-    drawing = any(ch in BARS[2:] for _, t, _ in rows for ch in t)
-    columns = _columns(rows) if drawing else None
-    aligned = columns is not None and len(set(map(len, columns))) > 1
-    width = 1 + max(max(c, default=0) for c in columns) if columns and aligned else len(rows[0][2])
-    if not aligned:
-        columns = [list(range(len(spans))) for _, _, spans in rows]
-        for number, _, spans in rows:
-            if len(spans) != width:
-                column = spans[-1][1] + 1 if spans else 1
-                unit = "tokens" if spaced else "characters"
-                raise ParseError(
-                    f"ragged row: {len(spans)} {unit}, expected {width} like line {rows[0][0]}",
-                    number,
-                    column,
-                )
-    assert columns is not None
-    values = np.full((len(rows), width), MISSING, dtype=np.int32)
-    where = np.empty((len(rows), width, 2), dtype=np.int32)
-    written = np.full((len(rows), width), "", dtype=object)
-    letters = False
-    empties: Counter[str] = Counter()
-    for r, ((number, _, spans), cols) in enumerate(zip(rows, columns, strict=True)):
-        where[r, :, 0] = number
-        where[r, :, 1] = spans[-1][0] + 1 if spans else 1
-        for (start, _, token), c in zip(spans, cols, strict=True):
-            # A drawing (--pretty) shows a missing cell blank, so a dot is an empty cell.
-            values[r, c], letter = _token_value(token, alphabet, number, start + 1, drawing)
-            letters |= letter
-            where[r, c, 1] = start + 1
-            written[r, c] = token
-            if values[r, c] == EMPTY:
-                empties[token] += 1
-    pad = _padding(written, where, letters) if spaced and alphabet is None else 1
-    template = None
-    if bars or len(rows) < len(lines):
-        spans_of = {
-            n: tuple((c, start, end) for (start, end, _), c in zip(spans, cols, strict=True))
-            for (n, _, spans), cols in zip(rows, columns, strict=True)
-        }
-        template = Template(tuple((t, spans_of.get(n)) for n, t in lines))
-    outlines = _outlines(lines, rows, columns, width) if bars else None
-    zero_symbol = alphabet is not None and "0" in alphabet
-    default_empty = "." if drawing else "-" if zero_symbol else "0"
-    style = Style(
-        "tokens" if spaced else "chars",
-        alphabet=alphabet,
-        letters=letters,
-        aligned=len({len(t.rstrip()) for _, t, _ in rows}) == 1,
-        empty=empties.most_common(1)[0][0] if empties else default_empty,
-        # written back as the first row has it: "5,3,0" or "5, 3, 0"
-        separator=" " if separator is None else _joiner(rows[0][1], separator),
-        template=template,
-        pad=pad,
-    )
-    return Grid(
-        values,
-        where,
-        written.astype(str),
-        style,
-        headers,
-        tuple(extra),
-        source,
-        alphabet is not None,
-        outlines,
-    )
-
-
-def _padding(written: NDArray[np.object_], where: NDArray[np.int32], letters: bool) -> int:
-    """How many digits every number of a grid is written with: 1, or 2 for ``01 … 16``.
-
-    Each given must print as it was written, so a number written two ways (``09`` beside
-    ``9``, or ``12`` beside ``B``) is an error.
-    """
-    numbers = [(r, c) for (r, c), t in np.ndenumerate(written) if t.isdigit()]
-    padded = [(r, c) for r, c in numbers if len(written[r, c]) > 1 and written[r, c][0] == "0"]
-    wide = [(r, c) for r, c in numbers if len(written[r, c]) > 1]
-    if letters and wide:
-        r, c = wide[0]
-        message = (
-            f"symbols written two ways: letters (A = 10) and numbers above 9 ({written[r, c]}); "
-            "write every symbol one way"
-        )
-    elif padded and len({len(written[r, c]) for r, c in numbers}) > 1:
-        width = len(written[padded[0]])
-        r, c = next((r, c) for r, c in numbers if len(written[r, c]) != width)
-        message = (
-            f"numbers written two ways: {written[padded[0]]} with leading zeros, {written[r, c]} "
-            f"with {len(written[r, c])} digit(s); write every number with {width} digits or none"
-        )
-    else:
-        return len(written[padded[0]]) if padded else 1
-    raise ParseError(message, int(where[r, c, 0]), int(where[r, c, 1]))
-
-
-def _columns(rows: Sequence[tuple[int, str, list[Span]]]) -> list[list[int]] | None:
-    """The canvas column of each token of a drawing whose rows are not all full.
-
-    Cells stand in columns: a token's column is the rank of its right end among the right
-    ends of all tokens (ndoku's drawings right-align wide symbols). None when tokens of two
-    columns overlap, so the rows are just ragged.
-    """
-    ends = sorted({end for _, _, spans in rows for _, end, _ in spans})
-    rank = {end: k for k, end in enumerate(ends)}
-    first_start = [ends[-1] if ends else 0] * len(ends)
-    for _, _, spans in rows:
-        for start, end, _ in spans:
-            first_start[rank[end]] = min(first_start[rank[end]], start)
-    if any(first_start[k] < ends[k - 1] for k in range(1, len(ends))):
-        return None
-    return [[rank[end] for _, end, _ in spans] for _, _, spans in rows]
-
-
-def _outlines(
-    lines: Sequence[tuple[int, str]],
-    rows: Sequence[tuple[int, str, list[Span]]],
-    columns: Sequence[list[int]],
-    width: int,
-) -> NDArray[np.int32]:
-    """The region of each canvas position of a drawing: cells side by side share a region
-    unless a bar stands between them, cells one above the other unless a rule mark stands
-    above the lower one's token, on a line between them. -1 where no cell is drawn."""
-    height = len(rows)
-    span = {}
-    for r, ((_, _, spans), cols) in enumerate(zip(rows, columns, strict=True)):
-        for (start, end, _), c in zip(spans, cols, strict=True):
-            span[r, c] = (start, end)
-    parent = list(range(height * width))
-
-    def root(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
-
-    def join(a: tuple[int, int], b: tuple[int, int]) -> None:
-        parent[root(a[0] * width + a[1])] = root(b[0] * width + b[1])
-
-    place = {number: k for k, (number, _) in enumerate(lines)}
-    for r, (number, text, _) in enumerate(rows):
-        for c in range(width - 1):
-            if (r, c) in span and (r, c + 1) in span:
-                between = text[span[r, c][1] : span[r, c + 1][0]]
-                if not any(ch in BARS for ch in between):
-                    join((r, c), (r, c + 1))
-        if r + 1 == height:
-            break
-        rules = [text for _, text in lines[place[number] + 1 : place[rows[r + 1][0]]]]
-        for c in range(width):
-            if (r, c) in span and (r + 1, c) in span:
-                start, end = span[r + 1, c]
-                if not any(ch in _RULE_MARKS for rule in rules for ch in rule[start:end]):
-                    join((r, c), (r + 1, c))
-    regions = np.full((height, width), -1, dtype=np.int32)
-    numbers: dict[int, int] = {}
-    for r, c in sorted(span):
-        regions[r, c] = numbers.setdefault(root(r * width + c), len(numbers))
-    return regions
-
-
-def _joiner(text: str, separator: str) -> str:
-    found = re.search(rf"\s*{separator}\s*", text.strip())
-    return found.group() if found else separator
