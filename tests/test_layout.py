@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from ndoku.errors import LayoutError
-from ndoku.model.layout import available_layouts, find_layout, load_layout
+from ndoku.model.cover import find_layout
+from ndoku.model.layout import available_layouts, load_layout
 from ndoku.model.puzzle import read_puzzles
 
 if TYPE_CHECKING:

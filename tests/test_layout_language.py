@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from ndoku.errors import ConflictError, LayoutError
-from ndoku.model.layout import infer_box, load_layout
+from ndoku.model.cover import infer_box
+from ndoku.model.layout import load_layout
 from ndoku.model.puzzle import read_puzzles
 from ndoku.model.units import BOX, EXTRA
 from ndoku.tasks.verify import problems
