@@ -1,11 +1,17 @@
-"""The numba internals ndoku leans on, in one place: the cache folder, kernels without
-reference counting, the CPU cycle counter, and the probe of numba's cache behind the
-compile notice.
+"""The numba internals ndoku leans on, in one place: the cache folder, the cache's freshness
+stamp, kernels without reference counting, the CPU cycle counter, and the probe of numba's
+cache behind the compile notice.
 
-Each of them uses a part of numba that is not its documented API (``_nrt``, the cache index,
-``llvm.readcyclecounter`` through an intrinsic); ``tests/test_jit.py`` calls every one of
-them directly, so a numba upgrade that moves one fails there, loudly, rather than making
-ndoku slow or quiet.
+Each of them uses a part of numba that is not its documented API (``_nrt``, the cache index
+and its source stamp, ``llvm.readcyclecounter`` through an intrinsic); ``tests/test_jit.py``
+calls every one of them directly, so a numba upgrade that moves one fails there, loudly,
+rather than making ndoku slow, quiet or stale.
+
+numba keeps a cached kernel while the file that defines it is unchanged, and does not look
+at the files of the kernels it calls or inlines. ndoku's kernels call each other across
+files (the search inlines propagation, every chain the generator), so the stamp of every
+ndoku kernel includes a hash of the sources kernels come from (:func:`sources_hash`): an
+edit to one of them recompiles them all.
 
 The cache folder is chosen when this module is imported, before any kernel is defined
 (``ndoku/__init__`` imports it first): numba writes its cache next to the source
@@ -17,11 +23,13 @@ temporary directory.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import sys
 import tempfile
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -56,6 +64,40 @@ choose_cache_dir()
 # numba reads NUMBA_CACHE_DIR when it is first imported: only now.
 from llvmlite import ir  # type: ignore[import-untyped]  # noqa: E402
 from numba import extending, njit, types  # noqa: E402
+from numba.core import caching  # noqa: E402
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def sources_hash() -> str:
+    """A hash of the sources kernels may come from: every file under ``solvers/`` and every
+    other one that imports numba (computed once per process). Other edits (the command, the
+    readers) leave the compiled kernels alone."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        data = path.read_bytes()
+        if "solvers" in path.relative_to(PACKAGE).parts or b"from numba" in data:
+            digest.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + data)
+    return digest.hexdigest()
+
+
+def _stamp_with_sources(stamp_of_file: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """numba's source stamp of a kernel's file, joined by :func:`sources_hash` for ndoku's."""
+
+    def get_source_stamp(locator: Any) -> Any:
+        stamp = stamp_of_file(locator)
+        if Path(locator._py_file).resolve().is_relative_to(PACKAGE):
+            return (stamp, sources_hash())
+        return stamp
+
+    get_source_stamp.ndoku = True  # type: ignore[attr-defined]
+    return get_source_stamp
+
+
+_locator: Any = caching._SourceFileBackedLocatorMixin
+if not getattr(_locator.get_source_stamp, "ndoku", False):  # once, even if reloaded
+    _locator.get_source_stamp = _stamp_with_sources(_locator.get_source_stamp)
 
 #: The x86 time-stamp counter is readable from user code; elsewhere ``ticks`` returns 0 and
 #: callers time with the clock instead.

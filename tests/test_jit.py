@@ -1,0 +1,89 @@
+"""The numba internals ndoku leans on (``ndoku.jit``), each called directly: when a numba
+upgrade moves one, these tests fail by name instead of ndoku turning slow, quiet or stale."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba.core import caching
+
+from ndoku import jit
+from ndoku.solvers import bits
+
+
+@jit.kernel()
+def _sum_without_refcounts(values: np.ndarray) -> int:
+    total = 0
+    for v in values:
+        total += v
+    return total
+
+
+def test_kernels_compile_without_reference_counting() -> None:
+    assert _sum_without_refcounts(np.arange(10, dtype=np.int64)) == 45
+    [compiled] = _sum_without_refcounts.overloads.values()
+    assert compiled.metadata is not None  # compiled through numba's own pipeline
+    assert _sum_without_refcounts.targetoptions.get("_nrt") is False
+
+
+@jit.kernel()
+def _two_ticks() -> tuple[int, int]:
+    first = jit.ticks()
+    total = 0
+    for k in range(100_000):
+        total += k
+    return first, jit.ticks() + (total & 0)
+
+
+def test_the_cycle_counter_runs_where_there_is_one() -> None:
+    first, second = _two_ticks()
+    if jit.HAS_TICKS:
+        assert second > first > 0
+    else:
+        assert first == second == 0
+
+
+def test_the_cache_probe_reads_numba_index() -> None:
+    arguments = (np.zeros(3, dtype=np.int64),)
+    # raises (rather than answering) when numba's cache attributes move
+    before = jit.is_cached(_sum_without_refcounts, arguments)
+    _sum_without_refcounts(*arguments)
+    assert jit.is_cached(_sum_without_refcounts, arguments)
+    assert isinstance(before, bool)
+    assert not jit.is_cached(_sum_without_refcounts, (np.zeros(3, dtype=np.float32),))
+
+
+def test_every_ndoku_kernel_is_stamped_with_the_sources_it_may_inline() -> None:
+    assert getattr(caching._SourceFileBackedLocatorMixin.get_source_stamp, "ndoku", False)
+    stamp = bits.copy._cache._cache_file._source_stamp
+    assert isinstance(stamp, tuple) and stamp[1] == jit.sources_hash()
+
+
+def test_the_stamp_changes_with_a_kernel_source_only(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "pkg"  # type: ignore[operator]
+    for name, text in [
+        ("solvers/a.py", "x = 1\n"),
+        ("tasks/b.py", "from numba import njit\n"),
+        ("cli/c.py", "y = 2\n"),
+    ]:
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    monkeypatch.setattr(jit, "PACKAGE", package)
+
+    def fresh() -> str:
+        jit.sources_hash.cache_clear()
+        return jit.sources_hash()
+
+    try:
+        first = fresh()
+        (package / "cli/c.py").write_text("y = 3\n")
+        assert fresh() == first
+        (package / "solvers/a.py").write_text("x = 2\n")
+        assert fresh() != first
+        second = fresh()
+        (package / "tasks/b.py").write_text("from numba import njit  # changed\n")
+        assert fresh() != second
+    finally:
+        jit.sources_hash.cache_clear()
