@@ -1,19 +1,19 @@
 """Layouts: where the complete sub-sudokus of a canvas are, and what else must differ.
 
+Sub-grids, boxes, regions and units are as in the package glossary (:mod:`ndoku`).
+
 Glossary
 --------
-sub-grid
-    An ``N × N`` window of the canvas that holds one complete sudoku (rows, columns, boxes).
 corner
     The canvas ``(row, col)`` of a sub-grid's top-left cell.
-box
-    ``r × c`` cells with ``r·c = N``: square (3×3 for N = 9) or rectangular (2×3 for N = 6).
-    Sub-grids found from the shape start on the box lattice (rows multiple of r, columns of c).
-region
-    A jigsaw region: a region map (one letter per cell, after the grid) replaces the boxes.
+box shape
+    Square (3×3 for N = 9) or rectangular (2×3 for N = 6). Sub-grids found from the shape
+    start on the box lattice (rows multiple of r, columns of c).
+region map
+    One letter per cell, after the grid: its regions replace the boxes (a jigsaw).
 extra unit
-    N more cells that must all differ: the diagonals of each sub-grid (X-sudoku), the windoku
-    windows, a ``# unit:`` list, or a letter of an extra-unit map.
+    The diagonals of each sub-grid (X-sudoku), the windoku windows, a ``# unit:`` list, or a
+    letter of an extra-unit map.
 mask
     Boolean ``rows × cols`` array: True where a cell exists.
 

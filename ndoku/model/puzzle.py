@@ -1,15 +1,11 @@
-"""A puzzle: the parsed text, its layout and its units, bundled and checked once.
+"""A puzzle: the parsed text, its frame and its givens, bundled and checked once.
 
-Glossary
---------
-givens
-    ``(cells,)`` int32: the value of each given cell, 0 for a free one.
-free
-    A cell that is not given.
-values
-    ``(cells,)`` int32: a full or partial assignment, as solvers return it.
-canvas
-    ``(rows, cols)`` int32 with ``MISSING`` where no cell exists: values laid out as in the text.
+Arrays of a puzzle (the terms are those of the package glossary, :mod:`ndoku`):
+
+- ``givens``, ``(cells,)`` int32: the value of each given cell, 0 for a free one;
+- ``values``, ``(cells,)`` int32: a full or partial assignment, as solvers return it;
+- a canvas array, ``(rows, cols)`` int32 with ``MISSING`` where no cell exists: values laid
+  out as in the text (:meth:`Puzzle.canvas`).
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
-"""Units and peers: the constraint structure every solver works on.
+"""Units and peers: the constraint structure every solver works on, as CSR arrays.
 
 Glossary
 --------
-cell
-    An existing canvas position, numbered ``0 .. cells-1`` in reading order.
-unit
-    A set of N cells that must hold N different symbols: a row, column or box of a sub-grid
-    (a jigsaw region counts as a box), or an extra unit (a diagonal, a windoku window, …).
-    Units shared by two sub-grids (the common box of a Samurai) appear once.
-peers
-    Two cells are peers when some unit holds both; the peer graph has an edge per pair
-    (:mod:`ndoku.model.graph` builds it for people; solvers read CSR arrays).
 CSR
     ``(ptr, idx)`` int32 arrays: the items of ``i`` are ``idx[ptr[i]:ptr[i + 1]]``; this is
-    how kernels see units (unit → cells, cell → units) and peers (cell → peers).
+    how kernels see units (unit → cells, cell → units) and peers (cell → peers). The peer
+    graph itself (networkx) is built only for people, by :mod:`ndoku.model.graph`.
+
+Cells, units and peers are as in the package glossary (:mod:`ndoku`).
 """
 
 from __future__ import annotations

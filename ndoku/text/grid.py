@@ -1,21 +1,14 @@
 """Grids as data (values, positions, how they were written) and writing values back in a
 grid's own style.
 
+A grid's ``values`` hold :data:`MISSING` where no cell exists, :data:`EMPTY` for an empty
+cell, else a value (canvas, cell, empty, value and symbol as in the package glossary,
+:mod:`ndoku`). Grids are first read in the ``1-9A-…`` reading, or in a declared alphabet
+(``# symbols: 0-F``); :mod:`ndoku.model.reading` reads them again when their symbols say
+otherwise.
+
 Glossary
 --------
-canvas
-    The rectangle of the text: ``rows × cols`` positions.
-cell
-    A position that exists; ``.`` marks one that does not (:data:`MISSING`).
-empty
-    A cell without a value yet (:data:`EMPTY`), written ``0`` (or ``.``, ``-``, ``_``).
-given
-    A cell with a value in the puzzle text. Values are ``1..N`` inside ndoku.
-symbol
-    How a value is written; which symbol is which value is the grid's alphabet
-    (:mod:`ndoku.text.alphabet`). Here grids are read in the ``1-9A-…`` reading, or in a declared
-    alphabet (``# symbols: 0-F``); :mod:`ndoku.model.reading` reads them again when their symbols
-    say otherwise.
 written
     The text of each token as it stands in the input (``0``, ``F``, ``12``, ``.``).
 style
