@@ -16,8 +16,9 @@ from numba.core.dispatcher import Dispatcher
 from ndoku import jit
 from ndoku.jit import compile_notice
 from ndoku.model.puzzle import read_puzzles
-from ndoku.solvers import exact, hall, propagation, tables
-from ndoku.solvers.exact import Workspace, solve_exact
+from ndoku.solvers import hall, propagation, tables
+from ndoku.solvers.exact import kernels, solve_exact
+from ndoku.solvers.exact.solver import Workspace
 
 
 def test_read_only_package_caches_in_the_user_folder(
@@ -57,7 +58,7 @@ SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
 def test_the_notice_names_the_version_a_size_compiles(size: int, what: str, seconds: int) -> None:
     [puzzle] = read_puzzles(text=("0 " * size + "\n") * size)
     work = Workspace(tables.Topology.of(puzzle))
-    assert work.compiling(exact.search) == (what, seconds, exact.search)
+    assert work.compiling(kernels.search) == (what, seconds, kernels.search)
 
 
 def test_the_notice_shows_only_when_the_cache_lacks_the_kernel(
@@ -99,7 +100,7 @@ def test_no_exact_kernel_is_compiled_for_a_literal_argument(data: Path) -> None:
     for text in (SHIDOKU, sixteen, twenty_five.split(",")[0]):
         [puzzle] = read_puzzles(text=text)
         assert solve_exact(puzzle).status == "solved"
-    modules = (propagation, hall, exact)
+    modules = (propagation, hall, kernels)
     found = {k for m in modules for k in vars(m).values() if isinstance(k, Dispatcher)}
     signatures = [key[0] for k in found for key in k._cache._cache_file._load_index()]
     assert len(signatures) >= 10

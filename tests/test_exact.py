@@ -15,7 +15,10 @@ from numba.core.dispatcher import Dispatcher
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers import exact
-from ndoku.solvers.exact import ExactResult, solve_batch, solve_exact, solve_many, sort
+from ndoku.solvers.exact import ExactResult, solve_batch, solve_exact, solve_many
+from ndoku.solvers.exact import batch as exact_batch
+from ndoku.solvers.exact import solver as exact_solver
+from ndoku.solvers.exact.kernels import sort
 from ndoku.solvers.hall import hall
 from ndoku.solvers.propagation import (
     INLINE_SETTLE_INTO,
@@ -463,15 +466,15 @@ def test_results_do_not_depend_on_stack_growth_or_tick_counter(
     puzzles = [empty, *read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:10]]
     before = [solve_exact(p) for p in puzzles]
     grown: list[int] = []
-    grow = exact.Workspace.grow
+    grow = exact_solver.Workspace.grow
 
-    def spy(work: exact.Workspace) -> None:
+    def spy(work: exact_solver.Workspace) -> None:
         grown.append(len(work.free_at))
         grow(work)
 
-    monkeypatch.setattr(exact.Workspace, "grow", spy)
-    monkeypatch.setattr(exact, "FIRST_DEPTH", 2)
-    monkeypatch.setattr(exact, "tick_seconds", lambda: 0.0)  # one call and clock per puzzle
+    monkeypatch.setattr(exact_solver.Workspace, "grow", spy)
+    monkeypatch.setattr(exact_solver, "FIRST_DEPTH", 2)
+    monkeypatch.setattr(exact_solver, "tick_seconds", lambda: 0.0)  # one call and clock per puzzle
     after = [solve_exact(p) for p in puzzles]
     assert grown[:3] == [2, 4, 8] and max(grown) >= 128
     assert before[0].status == "multiple"
@@ -494,7 +497,7 @@ def test_same_input_same_result() -> None:
 
 
 def test_batch_of_mixed_layouts_in_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(exact, "PARALLEL_SECONDS", 0.0)  # workers take all but the first
+    monkeypatch.setattr(exact_batch, "PARALLEL_SECONDS", 0.0)  # workers take all but the first
     nine = read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:6]
     [samurai] = read_puzzles(DATA / "samurai/jss_samurai.txt")
     lines = (DATA / "sudoku4/wild_4x4.txt").read_text().splitlines()[:3]
@@ -514,7 +517,7 @@ def test_a_quick_batch_starts_no_workers(monkeypatch: pytest.MonkeyPatch) -> Non
     def no_workers(*args: object) -> None:
         raise AssertionError("workers started for a batch that takes milliseconds")
 
-    monkeypatch.setattr(exact, "solve_parallel", no_workers)
+    monkeypatch.setattr(exact_batch, "solve_parallel", no_workers)
     puzzles = read_puzzles(DATA / "sudoku9/norvig_top95.txt")
     results = solve_batch(puzzles, jobs=2)
     assert [r.status for r in results] == ["solved"] * len(puzzles)

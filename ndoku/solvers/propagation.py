@@ -126,7 +126,7 @@ def _drop(
 #: The kernels :func:`settle` is inlined into, by module and name: the exact search loop
 #: (named, not imported: the exact solver is built on this module) and :func:`matching`.
 INLINE_SETTLE_INTO = frozenset(
-    {("ndoku.solvers.exact", "search"), ("ndoku.solvers.propagation", "matching")}
+    {("ndoku.solvers.exact.kernels", "search"), ("ndoku.solvers.propagation", "matching")}
 )
 
 
