@@ -16,8 +16,9 @@ from numba.core.dispatcher import Dispatcher
 from ndoku import jit
 from ndoku.jit import compile_notice
 from ndoku.model.puzzle import read_puzzles
-from ndoku.solvers import exact
-from ndoku.solvers.exact import solve_exact
+from ndoku.solvers import hall, propagation, tables
+from ndoku.solvers.exact import kernels, solve_exact
+from ndoku.solvers.exact.solver import Workspace
 
 
 def test_read_only_package_caches_in_the_user_folder(
@@ -56,8 +57,8 @@ SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
 )
 def test_the_notice_names_the_version_a_size_compiles(size: int, what: str, seconds: int) -> None:
     [puzzle] = read_puzzles(text=("0 " * size + "\n") * size)
-    work = exact._Workspace(exact._Topology.of(puzzle))
-    assert work.compiling(exact._search) == (what, seconds, exact._search)
+    work = Workspace(tables.Topology.of(puzzle))
+    assert work.compiling(kernels.search) == (what, seconds, kernels.search)
 
 
 def test_the_notice_shows_only_when_the_cache_lacks_the_kernel(
@@ -73,7 +74,7 @@ def test_the_notice_shows_only_when_the_cache_lacks_the_kernel(
     values = np.zeros(16, dtype=np.int32)
     never = np.zeros(16, dtype=np.float32)  # no kernel ever took these
     for _ in range(2):  # said once
-        compile_notice("the write-out", 1, exact._write_values, (never, values))
+        compile_notice("the write-out", 1, propagation.write_values, (never, values))
     assert (
         capsys.readouterr().err == "ndoku: compiling the write-out (first run only, about 1 s)…\n"
     )
@@ -92,13 +93,15 @@ def test_a_run_with_the_kernels_cached_says_nothing() -> None:
 
 def test_no_exact_kernel_is_compiled_for_a_literal_argument(data: Path) -> None:
     """numba would compile a called kernel once more for each literal it is handed (see the
-    notes on kernels in ``ndoku.solvers.exact``); the cache holds every version compiled so far."""
+    notes on kernels in ``ndoku.solvers.propagation``); the cache holds every version compiled so
+    far."""
     sixteen = (data / "sudoku16/goomii_16x16_first40.txt").read_text().split(",")[0]
     twenty_five = (data / "sudoku25/gecode_25x25_shared6.txt").read_text().split()[1]
     for text in (SHIDOKU, sixteen, twenty_five.split(",")[0]):
         [puzzle] = read_puzzles(text=text)
         assert solve_exact(puzzle).status == "solved"
-    kernels = [k for k in vars(exact).values() if isinstance(k, Dispatcher)]
-    signatures = [key[0] for k in kernels for key in k._cache._cache_file._load_index()]
+    modules = (propagation, hall, kernels)
+    found = {k for m in modules for k in vars(m).values() if isinstance(k, Dispatcher)}
+    signatures = [key[0] for k in found for key in k._cache._cache_file._load_index()]
     assert len(signatures) >= 10
     assert not [s for s in signatures if any(isinstance(t, types.Literal) for t in s)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from itertools import permutations, product
 from pathlib import Path
 
@@ -9,18 +10,22 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from numba.core.dispatcher import Dispatcher
 
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers import exact
-from ndoku.solvers.exact import (
-    ExactResult,
+from ndoku.solvers.exact import ExactResult, solve_batch, solve_exact, solve_many
+from ndoku.solvers.exact import batch as exact_batch
+from ndoku.solvers.exact import solver as exact_solver
+from ndoku.solvers.exact.kernels import sort
+from ndoku.solvers.hall import hall
+from ndoku.solvers.propagation import (
+    INLINE_SETTLE_INTO,
+    candidate_masks,
     candidates,
     fixed_values,
     propagate,
-    solve_batch,
-    solve_exact,
-    solve_many,
 )
 from ndoku.tasks.verify import problems
 
@@ -158,7 +163,7 @@ def test_candidates_hold_the_solution_and_narrow_propagation() -> None:
         assert (fixed_values(masks)[values > 0] == values[values > 0]).all()
         single = masks[values > 0]
         assert (single & (single - np.uint64(1)) == 0).all()
-        singles_only, _, _ = exact._candidate_masks(puzzle, None, matching=False)
+        singles_only, _, _ = candidate_masks(puzzle, None, matching=False)
         narrowed += bit_count(masks) < bit_count(singles_only)
     assert narrowed >= 3  # 4 of the 6 when written
 
@@ -289,11 +294,19 @@ def test_hall_keeps_exactly_the_edges_of_perfect_matchings(rows: list[int]) -> N
     masks[:n] = rows
     ints = np.zeros(5 * size, dtype=np.int32)
     matchings = [p for p in permutations(range(n)) if all(rows[i] >> p[i] & 1 for i in range(n))]
-    assert exact._hall(n, masks, ints, size) == bool(matchings)
+    assert hall(n, masks, ints, size) == bool(matchings)
     for i in range(n if matchings else 0):
         used = {p[i] for p in matchings}
         expected_bad = [v for v in range(n) if rows[i] >> v & 1 and v not in used]
         assert [v for v in range(n) if int(masks[size + i]) >> v & 1] == expected_bad
+
+
+def test_settle_is_inlined_into_kernels_that_exist() -> None:
+    """numba's inlining choice names the kernels by module and name (the search loop is not
+    imported there): a rename would quietly cost time, so it fails here."""
+    assert len(INLINE_SETTLE_INTO) == 2
+    for module, name in INLINE_SETTLE_INTO:
+        assert isinstance(getattr(importlib.import_module(module), name), Dispatcher)
 
 
 @settings(max_examples=100, deadline=None)
@@ -301,7 +314,7 @@ def test_hall_keeps_exactly_the_edges_of_perfect_matchings(rows: list[int]) -> N
 def test_sort_orders_a_prefix_like_sorted(keys: list[int], spare: int) -> None:
     """The probes' heapsort against sorted(): the first n keys in order, the rest untouched."""
     array = np.array([*keys, *range(spare)], dtype=np.int64)
-    exact._sort(array, len(keys))
+    sort(array, len(keys))
     assert array[: len(keys)].tolist() == sorted(keys)
     assert array[len(keys) :].tolist() == list(range(spare))
 
@@ -453,15 +466,15 @@ def test_results_do_not_depend_on_stack_growth_or_tick_counter(
     puzzles = [empty, *read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:10]]
     before = [solve_exact(p) for p in puzzles]
     grown: list[int] = []
-    grow = exact._Workspace.grow
+    grow = exact_solver.Workspace.grow
 
-    def spy(work: exact._Workspace) -> None:
+    def spy(work: exact_solver.Workspace) -> None:
         grown.append(len(work.free_at))
         grow(work)
 
-    monkeypatch.setattr(exact._Workspace, "grow", spy)
-    monkeypatch.setattr(exact, "_FIRST_DEPTH", 2)
-    monkeypatch.setattr(exact, "_tick_seconds", lambda: 0.0)  # one call and clock per puzzle
+    monkeypatch.setattr(exact_solver.Workspace, "grow", spy)
+    monkeypatch.setattr(exact_solver, "FIRST_DEPTH", 2)
+    monkeypatch.setattr(exact_solver, "tick_seconds", lambda: 0.0)  # one call and clock per puzzle
     after = [solve_exact(p) for p in puzzles]
     assert grown[:3] == [2, 4, 8] and max(grown) >= 128
     assert before[0].status == "multiple"
@@ -484,7 +497,7 @@ def test_same_input_same_result() -> None:
 
 
 def test_batch_of_mixed_layouts_in_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(exact, "PARALLEL_SECONDS", 0.0)  # workers take all but the first
+    monkeypatch.setattr(exact_batch, "PARALLEL_SECONDS", 0.0)  # workers take all but the first
     nine = read_puzzles(DATA / "sudoku9/norvig_top95.txt")[:6]
     [samurai] = read_puzzles(DATA / "samurai/jss_samurai.txt")
     lines = (DATA / "sudoku4/wild_4x4.txt").read_text().splitlines()[:3]
@@ -504,7 +517,7 @@ def test_a_quick_batch_starts_no_workers(monkeypatch: pytest.MonkeyPatch) -> Non
     def no_workers(*args: object) -> None:
         raise AssertionError("workers started for a batch that takes milliseconds")
 
-    monkeypatch.setattr(exact, "_solve_parallel", no_workers)
+    monkeypatch.setattr(exact_batch, "solve_parallel", no_workers)
     puzzles = read_puzzles(DATA / "sudoku9/norvig_top95.txt")
     results = solve_batch(puzzles, jobs=2)
     assert [r.status for r in results] == ["solved"] * len(puzzles)

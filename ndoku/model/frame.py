@@ -1,9 +1,9 @@
 """What puzzles of one layout share: numbered cells, units, peers and the solvers' tables.
 
 A frame is built once per layout and handed to every puzzle of it, so that units and peers
-are built once per batch, and a solver's per-layout tables (the exact solver's
-locked-candidates program, …) once per frame. Whether two puzzles have the same layout is
-decided in one place: their frames' :attr:`Frame.key`.
+are built once per batch, and a solver's per-layout tables (the propagation kernels'
+topology and locked-candidates program, …) once per frame. Whether two puzzles have the same
+layout is decided in one place: their frames' :attr:`Frame.key`.
 """
 
 from __future__ import annotations

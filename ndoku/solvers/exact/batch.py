@@ -1,0 +1,180 @@
+"""Many puzzles at once: those of one layout share kernel calls, in doubling chunks in this
+process while the rest looks quick, then in worker processes (:func:`solve_many`,
+:func:`solve_batch`)."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from ndoku.errors import NdokuError
+from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.exact.solver import BatchResult, ExactResult, check_limits, solve_array
+from ndoku.solvers.tables import IntArray, Topology, check_givens
+
+#: A batch is handed to worker processes only when what is left of it would take longer than
+#: this in one process: each worker spends about a second importing numba and loading kernels.
+PARALLEL_SECONDS = 2.0
+
+
+def solve_many(
+    puzzle: Puzzle,
+    givens: IntArray,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    timeout: float = DEFAULT_TIMEOUT,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> BatchResult:
+    """Solve many puzzles of ``puzzle``'s layout, given as a ``(puzzles, cells)`` array.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Any puzzle of the layout (only its units are used).
+    givens : ndarray of int, shape (puzzles, cells)
+        The givens of each puzzle, 0 for free cells.
+    limit, max_nodes, timeout
+        As in :func:`solve_exact`, for each puzzle.
+    jobs : int
+        Worker processes at most; 1 solves in this process. Workers take over only the part
+        of the batch that would take longer than :data:`PARALLEL_SECONDS` here.
+    progress : callable, optional
+        Called with the number of puzzles finished so far, every few milliseconds.
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> batch = solve_many(p, np.stack([p.givens, np.zeros(16, dtype=np.int32)]))
+    >>> [r.status for r in batch], batch.counts.tolist()
+    (['solved', 'multiple'], [1, 2])
+    """
+    topology = Topology.of(puzzle)
+    table = check_givens(topology, givens, batch=True)
+    if jobs < 1:
+        raise NdokuError(f"jobs must be 1 or more, got {jobs}")
+    if jobs == 1 or len(table) < 2:
+        return solve_array(topology, table, limit, max_nodes, timeout, progress)
+    return _solve_spread(topology, table, limit, max_nodes, timeout, jobs, progress)
+
+
+def solve_batch(
+    puzzles: Sequence[Puzzle],
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    timeout: float = DEFAULT_TIMEOUT,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[ExactResult]:
+    """Solve many puzzles; those of one layout share kernel calls. Results in input order.
+
+    Parameters are as in :func:`solve_many`.
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> text = "1000003004000002\\n" "0000000000000000\\n"
+    >>> [r.status for r in solve_batch(read_puzzles(text=text))]
+    ['solved', 'multiple']
+    """
+    results: list[ExactResult | None] = [None] * len(puzzles)
+    groups: dict[object, list[int]] = {}
+    for i, p in enumerate(puzzles):
+        groups.setdefault(p.frame.key, []).append(i)
+    finished = 0
+    for members in groups.values():
+
+        def report(done: int, base: int = finished) -> None:
+            if progress is not None:
+                progress(base + done)
+
+        table = np.stack([puzzles[i].givens for i in members])
+        batch = solve_many(
+            puzzles[members[0]],
+            table,
+            limit=limit,
+            max_nodes=max_nodes,
+            timeout=timeout,
+            jobs=jobs,
+            progress=report,
+        )
+        for j, i in enumerate(members):
+            results[i] = batch.result(j)
+        finished += len(members)
+    return [r for r in results if r is not None]
+
+
+def _solve_spread(
+    topology: Topology,
+    givens: IntArray,
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> BatchResult:
+    """Solve here in doubling chunks while the rest looks quick, then hand the rest to workers.
+
+    The time per puzzle measured so far estimates the rest, so a batch of easy 9×9 puzzles
+    never pays for starting workers and one of 25×25 puzzles reaches them after one puzzle.
+    """
+    parts: list[BatchResult] = []
+    done, spent, chunk = 0, 0.0, 1
+    while done < len(givens):
+        rest = givens[done:]
+
+        def report(k: int, base: int = done) -> None:
+            if progress is not None:
+                progress(base + k)
+
+        if spent / max(done, 1) * len(rest) > PARALLEL_SECONDS:
+            parts.append(solve_parallel(topology, rest, limit, max_nodes, timeout, jobs, report))
+            break
+        part = solve_array(topology, rest[:chunk], limit, max_nodes, timeout, report)
+        parts.append(part)
+        done, spent, chunk = done + len(part), spent + float(part.seconds.sum()), 2 * chunk
+    return _joined(parts, limit)
+
+
+def _joined(parts: list[BatchResult], limit: int) -> BatchResult:
+    return BatchResult(
+        np.concatenate([p.values for p in parts]),
+        np.concatenate([p.stats for p in parts]),
+        np.concatenate([p.seconds for p in parts]),
+        limit,
+    )
+
+
+def solve_parallel(
+    topology: Topology,
+    givens: IntArray,
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> BatchResult:
+    """Chunks of the batch over ``jobs`` worker processes (spawned: safe on every platform)."""
+    check_limits(limit, max_nodes, timeout)
+    chunks = np.array_split(givens, min(len(givens), 4 * jobs))
+    context = multiprocessing.get_context("spawn")
+    done = 0
+    parts: list[BatchResult] = []
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [
+            pool.submit(solve_array, topology, chunk, limit, max_nodes, timeout) for chunk in chunks
+        ]
+        for future in futures:
+            part = future.result()
+            parts.append(part)
+            done += len(part)
+            if progress is not None:
+                progress(done)
+    return _joined(parts, limit)

@@ -1,0 +1,383 @@
+"""The exact search's kernels: probing two-way choices, choosing a branch, and the
+depth-first search loop over a batch of puzzles (the terms are the package's glossary)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.jit import kernel, ticks
+from ndoku.solvers.bits import copy, lowest, popcount
+from ndoku.solvers.propagation import matching, restrict, settle, start, write_values
+from ndoku.solvers.tables import IntArray, Locked, Probing, Scratch
+
+Stop = Literal["complete", "solutions", "nodes", "timeout"]
+
+# Columns of the per-puzzle statistics array the kernel fills.
+STAT_STOP, STAT_COUNT, STAT_NODES, STAT_GUESSES, STAT_PROPAGATED, STAT_TICKS = range(6)
+N_STATS = 6
+# Stop codes, in the order of ``STOPS``.
+STOPS: tuple[Stop, ...] = ("complete", "solutions", "nodes", "timeout")
+STOP_COMPLETE, STOP_SOLUTIONS, STOP_NODES, STOP_TIMEOUT = range(4)
+# Registers of a paused search: whether puzzle ``i`` is mid-search, its depth, a stack request.
+REG_ACTIVE, REG_DEPTH, REG_GROW = range(3)
+
+#: A search that pauses by the clock reads the time-stamp counter every ``_TICK_CHECK``
+#: nodes; without a counter it pauses after ``_PAUSE_NODES`` nodes.
+_TICK_CHECK = 64
+_PAUSE_NODES = 1 << 12
+#: History of a probe side that failed: more than any number of cells fixed.
+_FAILED = 1 << 16
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+# An int64 0 that numba does not type as the literal 0 (see the notes on kernels in
+# :mod:`ndoku.solvers.propagation`); untyped for mypy, which would see a numpy integer.
+_int: Any = np.int64
+
+
+@kernel(inline="always")
+def _branch(cand: NDArray[np.uint64], weights: IntArray) -> tuple[int, np.uint64]:
+    """The (cell, value bit) to branch on: fewest candidates per weight (dom/wdeg).
+
+    A cell's weight is 1 + the contradictions its units caused so far, so the search turns
+    to where it keeps failing; with no failures yet this is plain MRV (first cell on ties).
+    """
+    best = -1
+    fewest = 65
+    heaviest = 1
+    for c in range(len(cand)):
+        n = popcount(cand[c])
+        w = 1 + weights[c]
+        if n * heaviest < fewest * w and n > 1:
+            fewest = n
+            heaviest = w
+            best = c
+    m = cand[best]
+    return best, m & (~m + _ONE)
+
+
+@kernel()
+def _two_way_choices(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    net: tuple[IntArray, ...],
+    probing: Probing,
+    size: int,
+) -> int:
+    """List the two-way choices of a state; their number.
+
+    Choice ``i`` is ``cell sides[2i] = value values[2i]`` or ``cell sides[2i + 1] = value
+    values[2i + 1]``: the two candidates of a cell, or the two places of a value in a unit.
+    Its key orders the probes: minus the product of (1 + history) of its sides, times
+    ``len(keys)``, plus ``i``; sorted, the keys list the strongest choices first, ties in
+    list order, and ``key % len(keys)`` is the choice.
+    """
+    history, sides, values, keys = probing[4:]
+    n_cells = len(cand)
+    n = 0
+    for x in range(n_cells + len(counts)):
+        if x < n_cells:
+            m = cand[x]
+            if popcount(m) != 2:
+                continue
+            c1 = c2 = x
+            a = m & (~m + _ONE)
+            b = m ^ a
+        else:
+            slot = x - n_cells
+            if counts[slot] != 2:
+                continue
+            u = slot // size
+            a = b = _ONE << np.uint64(slot - u * size)
+            c1 = c2 = -1
+            for k in range(net[0][u], net[0][u + 1]):
+                c = net[1][k]
+                if cand[c] & a:
+                    if c1 < 0:
+                        c1 = c
+                    else:
+                        c2 = c
+        sides[2 * n] = c1
+        sides[2 * n + 1] = c2
+        values[2 * n] = a
+        values[2 * n + 1] = b
+        strength_a = 1 + np.int64(history[c1 * size + lowest(a)])
+        strength = strength_a * (1 + np.int64(history[c2 * size + lowest(b)]))
+        keys[n] = -strength * len(keys) + n
+        n += 1
+    return n
+
+
+@kernel(inline="always")
+def _sift(keys: NDArray[np.int64], root: int, end: int) -> None:
+    """Move ``keys[root]`` down the heap ``keys[:end]`` until its children are smaller."""
+    x = keys[root]
+    child = 2 * root + 1
+    while child < end:
+        if child + 1 < end and keys[child + 1] > keys[child]:
+            child += 1
+        if keys[child] <= x:
+            break
+        keys[root] = keys[child]
+        root = child
+        child = 2 * root + 1
+    keys[root] = x
+
+
+@kernel()
+def sort(keys: NDArray[np.int64], n: int) -> None:
+    """Sort ``keys[:n]`` in place, ascending (heapsort: it allocates nothing)."""
+    for root in range(n // 2 - 1, -1, -1):
+        _sift(keys, root, n)
+    for end in range(n - 1, 0, -1):
+        keys[0], keys[end] = keys[end], keys[0]
+        _sift(keys, 0, end)
+
+
+@kernel()
+def _probe(
+    stack: NDArray[np.uint64],
+    tallies: NDArray[np.int8],
+    t: int,
+    free: int,
+    net: tuple[IntArray, ...],
+    locked: Locked | None,
+    scratch: Scratch,
+    probing: Probing,
+    size: int,
+) -> tuple[int, int, np.uint64]:
+    """Probe the two-way choices of level ``t`` once, on level ``t + 1``; see the glossary.
+
+    Returns the free cells left (0 solved, -1 stuck) and the (cell, value bit) of the best
+    choice, cell -1 when there is none. A side already implied by a probe of this pass
+    holds (propagation only adds to what it implied), so it is not probed again and its
+    choice is not scored; the other side still is probed, for it may fail (on 25×25 that
+    cut the nodes by a tenth, the worst puzzle's by a quarter).
+    """
+    cand = stack[t]
+    counts = tallies[t]
+    probed = stack[t + 1]
+    queue = scratch[0]
+    implied, history, sides, values, keys = probing[3:]
+    implied[:] = _ZERO
+    best = -1
+    best_bit = _ZERO
+    best_score = -1
+    n = _two_way_choices(cand, counts, net, probing, size)
+    sort(keys, n)
+    excluded = False
+    for j in range(n):
+        i = keys[j] % len(keys)
+        c1 = sides[2 * i]
+        c2 = sides[2 * i + 1]
+        a = values[2 * i]
+        b = values[2 * i + 1]
+        # Values failed earlier in this pass may have decided the choice already.
+        if cand[c1] & a == _ZERO or cand[c2] & b == _ZERO or cand[c1] == a or cand[c2] == b:
+            continue
+        left_a = 0
+        for side in range(2):
+            c = c1 if side == 0 else c2
+            bit = a if side == 0 else b
+            if implied[c] & bit:
+                if side == 0:
+                    left_a = -1
+                    continue
+                break
+            copy(cand, probed)
+            copy(counts, tallies[t + 1])
+            # Singles only: locked candidates would cost more per probe than they prune.
+            left = restrict(
+                probed, tallies[t + 1], c, probed[c] ^ bit, free, net, None, scratch, size
+            )
+            history[c * size + lowest(bit)] = free - left if left >= 0 else _FAILED
+            if left < 0:
+                free = restrict(cand, counts, c, bit, free, net, None, scratch, size)
+                if free <= 0:
+                    return free, -1, _ZERO
+                excluded = True
+                break
+            # The fix queue lists the cells the probe fixed, each once.
+            for k in range(free - left):
+                x = queue[k]
+                implied[x] |= probed[x]
+            if side == 0:
+                left_a = left
+            elif left_a >= 0:
+                score = (1 + free - left_a) * (1 + free - left)
+                if score > best_score:
+                    best_score = score
+                    best = c1
+                    best_bit = a
+    # Failed values propagated singles only, as probes do; locked candidates once at the end
+    # (per failed value they cost more than the probes around them).
+    if excluded and locked is not None:
+        free = settle(cand, counts, _int(0), _int(0), free, net, locked, scratch, size)
+        if free <= 0:
+            return free, -1, _ZERO
+    # Later failed values may have fixed the best cell or taken its value.
+    if best >= 0 and (cand[best] & best_bit == _ZERO or cand[best] == best_bit):
+        best = -1
+    return free, best, best_bit
+
+
+@kernel(inline="always")
+def _choose(
+    stack: NDArray[np.uint64],
+    tallies: NDArray[np.int8],
+    t: int,
+    free: int,
+    net: tuple[IntArray, ...],
+    locked: Locked | None,
+    scratch: Scratch,
+    probing: Probing | None,
+    size: int,
+) -> tuple[int, int, np.uint64]:
+    """Probe level ``t`` (unless ``probing`` is None) and pick its branch; free cells left,
+    as :func:`_probe`, with a branch whenever some cell is still free."""
+    if probing is not None:
+        free = matching(stack[t], tallies[t], free, net, locked, scratch, probing, size)
+        if free <= 0:
+            return free, -1, _ZERO
+        free, c, bit = _probe(stack, tallies, t, free, net, locked, scratch, probing, size)
+        if c >= 0 or free <= 0:
+            return free, c, bit
+    c, bit = _branch(stack[t], scratch[2])
+    return free, c, bit
+
+
+@kernel()
+def search(
+    givens: IntArray,
+    first: int,
+    limit: int,
+    max_nodes: int,
+    call_nodes: int,
+    pause_ticks: int,
+    net: tuple[IntArray, ...],
+    size: int,
+    stack: NDArray[np.uint64],
+    tallies: NDArray[np.int8],
+    free_at: NDArray[np.int64],
+    cell_at: NDArray[np.int64],
+    bit_at: NDArray[np.uint64],
+    locked: Locked | None,
+    scratch: Scratch,
+    probing: Probing | None,
+    regs: NDArray[np.int64],
+    values: IntArray,
+    stats: NDArray[np.int64],
+) -> int:
+    """Solve puzzles ``first ..`` of ``givens``; return the first one not finished.
+
+    Level ``d`` of the stack holds a propagated (and probed) state (candidates, counts, free
+    cells) and its branch: cell ``c = cell_at[d]`` and value ``bit_at[d]``; probes use the
+    level above it. While ``c >= 0`` the branch
+    ``c = value`` is still to try, on a copy at level ``d + 1``; then ``cell_at[d]`` becomes
+    ``-1 - c`` and, once that subtree is done, ``c ≠ value`` is applied in place at level d,
+    which then branches again. A puzzle pauses after ``pause_ticks`` ticks (or
+    ``_PAUSE_NODES`` nodes when 0), or when the stack is full (``regs[REG_GROW]``), leaving
+    ``regs[REG_ACTIVE]`` set; the next call resumes it. After a puzzle, the call returns once it
+    has searched ``call_nodes`` nodes.
+    """
+    n_puzzles = givens.shape[0]
+    cap = stack.shape[0]
+    spent = 0
+    i = first
+    while i < n_puzzles:
+        began = ticks()
+        row = stats[i]
+        if regs[REG_ACTIVE] == 0:
+            row[:] = 0
+            values[i, :] = 0
+            free = start(stack[0], tallies[0], givens[i], net, locked, scratch, probing, size)
+            nodes = 1
+            d = -1
+            if free == 0:
+                row[STAT_PROPAGATED] = 1
+            elif free > 0:
+                free, cell_at[0], bit_at[0] = _choose(
+                    stack, tallies, _int(0), free, net, locked, scratch, probing, size
+                )
+                free_at[0] = free
+                if free > 0:
+                    d = 0
+            if free == 0:
+                row[STAT_COUNT] = 1
+                write_values(stack[0], values[i])
+        else:
+            nodes = row[STAT_NODES]
+            d = regs[REG_DEPTH]
+        count = row[STAT_COUNT]
+        guesses = row[STAT_GUESSES]
+        resumed_at = nodes
+        pause_at = nodes + (_TICK_CHECK if pause_ticks else _PAUSE_NODES)
+        stop = STOP_COMPLETE
+        paused = False
+        while d >= 0:
+            if nodes >= max_nodes:
+                stop = STOP_NODES
+                break
+            if nodes >= pause_at:
+                if pause_ticks == 0 or ticks() - began >= pause_ticks:
+                    paused = True
+                    break
+                pause_at = nodes + _TICK_CHECK
+            c = cell_at[d]
+            if c >= 0:
+                t = d + 1
+                if t + 1 == cap:  # the child and its probes' level
+                    regs[REG_GROW] = 1
+                    paused = True
+                    break
+                copy(stack[d], stack[t])
+                copy(tallies[d], tallies[t])
+                cell_at[d] = -1 - c
+                guesses += 1
+                m = stack[t][c] ^ bit_at[d]  # c = value: every other value goes
+            else:
+                t = d
+                c = -1 - c
+                m = bit_at[d]  # c ≠ value
+            free = restrict(stack[t], tallies[t], c, m, free_at[d], net, locked, scratch, size)
+            nodes += 1
+            if free > 0:
+                free, cell_at[t], bit_at[t] = _choose(
+                    stack, tallies, t, free, net, locked, scratch, probing, size
+                )
+            if free > 0:
+                free_at[t] = free
+                d = t
+                continue
+            if free == 0:
+                count += 1
+                if count == 1:
+                    write_values(stack[t], values[i])
+                if count >= limit:
+                    stop = STOP_SOLUTIONS
+                    break
+            if t == d:
+                d -= 1
+        row[STAT_NODES] = nodes
+        row[STAT_GUESSES] = guesses
+        row[STAT_COUNT] = count
+        row[STAT_TICKS] += ticks() - began
+        spent += nodes - resumed_at
+        if paused:
+            regs[REG_ACTIVE] = 1
+            regs[REG_DEPTH] = d
+            return i
+        row[STAT_STOP] = stop
+        regs[REG_ACTIVE] = 0
+        i += 1
+        if spent >= call_nodes:
+            break
+    return i
+
+
+@kernel()
+def tick_now() -> int:
+    return ticks()  # type: ignore[no-any-return]

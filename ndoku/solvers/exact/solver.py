@@ -1,0 +1,333 @@
+"""The exact search from Python: its results, its work arrays, and the loop that runs the
+search kernel over a batch in this process, pausing for the clock (:func:`solve_exact`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.errors import NdokuError
+from ndoku.jit import HAS_TICKS, compile_notice
+from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.exact.kernels import (
+    N_STATS,
+    REG_ACTIVE,
+    REG_GROW,
+    STAT_COUNT,
+    STAT_GUESSES,
+    STAT_NODES,
+    STAT_PROPAGATED,
+    STAT_STOP,
+    STAT_TICKS,
+    STOP_TIMEOUT,
+    STOPS,
+    Stop,
+    search,
+    tick_now,
+)
+from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays, check_givens
+
+Status = Literal["solved", "multiple", "none", "limit"]
+
+#: Nodes probe their two-way choices from this N on: on 25×25 a probe costs less than the
+#: subtrees it cuts (about 100 times fewer nodes); on 16×16 and below search is cheaper.
+PROBE_FROM = 25
+#: A puzzle pauses (so the caller can look at the clock) after this many seconds of search.
+_PAUSE_SECONDS = 0.005
+#: Nodes a kernel call runs over a batch before it returns (for progress and Ctrl-C).
+_CALL_NODES = 1 << 17
+#: Levels of a new search stack (it doubles when a search gets deeper).
+FIRST_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """What the exact search found for one puzzle.
+
+    Attributes
+    ----------
+    status : str
+        ``solved`` (one solution found; see ``unique``), ``multiple`` (``count`` ≥ 2 found),
+        ``none`` (proved: no solution) or ``limit`` (node or time limit hit before any answer).
+    values : ndarray of int32 or None
+        The first solution found, None when there is none.
+    count : int
+        Solutions found (at most the limit).
+    unique : bool or None
+        True when proved unique, False when several were found, None when not checked
+        (``limit=1``, or a node or time limit stopped the search after the first solution).
+    nodes, guesses : int
+        Search-tree nodes propagated (the root counts) and values guessed (see the glossary).
+    propagated : bool
+        Solved by propagation alone, without search.
+    seconds : float
+        Time spent on this puzzle.
+    stop : str
+        ``complete`` (the search space was exhausted), ``solutions`` (the limit was reached),
+        ``nodes`` or ``timeout``.
+    """
+
+    status: Status
+    values: IntArray | None
+    count: int
+    unique: bool | None
+    nodes: int
+    guesses: int
+    propagated: bool
+    seconds: float
+    stop: Stop
+
+
+@dataclass(frozen=True, eq=False)
+class BatchResult:
+    """Results of many puzzles as arrays, in input order; ``result(i)`` gives one.
+
+    Attributes
+    ----------
+    values : ndarray of int32, shape (puzzles, cells)
+        First solution of each puzzle, zeros where none was found.
+    stats : ndarray of int64, shape (puzzles, 6)
+        Stop code (index into ``STOPS``), count, nodes, guesses, propagated, kernel ticks.
+    seconds : ndarray of float64
+        Time spent on each puzzle: measured inside the kernel (Python overhead excluded) on
+        x86, else around each puzzle's kernel call.
+    limit : int
+    """
+
+    values: IntArray
+    stats: NDArray[np.int64]
+    seconds: NDArray[np.float64]
+    limit: int
+
+    def __len__(self) -> int:
+        return len(self.stats)
+
+    def __iter__(self) -> Iterator[ExactResult]:
+        return (self.result(i) for i in range(len(self)))
+
+    @property
+    def counts(self) -> NDArray[np.int64]:
+        return self.stats[:, STAT_COUNT]
+
+    @property
+    def nodes(self) -> NDArray[np.int64]:
+        return self.stats[:, STAT_NODES]
+
+    @property
+    def guesses(self) -> NDArray[np.int64]:
+        return self.stats[:, STAT_GUESSES]
+
+    def result(self, i: int) -> ExactResult:
+        """The :class:`ExactResult` of puzzle ``i``."""
+        row = self.stats[i]
+        stop = STOPS[int(row[STAT_STOP])]
+        count = int(row[STAT_COUNT])
+        status: Status
+        unique: bool | None
+        if count >= 2:
+            status, unique = "multiple", False
+        elif count == 1:
+            status, unique = "solved", (True if stop == "complete" else None)
+        elif stop == "complete":
+            status, unique = "none", None
+        else:
+            status, unique = "limit", None
+        return ExactResult(
+            status=status,
+            values=self.values[i].copy() if count else None,
+            count=count,
+            unique=unique,
+            nodes=int(row[STAT_NODES]),
+            guesses=int(row[STAT_GUESSES]),
+            propagated=bool(row[STAT_PROPAGATED]),
+            seconds=float(self.seconds[i]),
+            stop=stop,
+        )
+
+
+def solve_exact(
+    puzzle: Puzzle,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    timeout: float = DEFAULT_TIMEOUT,
+    givens: IntArray | None = None,
+) -> ExactResult:
+    """Solve a puzzle exactly: propagation, then search, stopping after ``limit`` solutions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    limit : int
+        Stop after this many solutions; 2 (the default) proves uniqueness, 1 only finds one.
+    max_nodes : int
+        Stop after this many search nodes (status ``limit``, stop ``nodes`` when no
+        solution was found by then).
+    timeout : float
+        Stop after this many seconds (checked every few milliseconds).
+    givens : ndarray, optional
+        ``(cells,)`` values to use instead of the puzzle's givens (0 for free cells).
+
+    Returns
+    -------
+    ExactResult
+        Its ``values`` are not verified here: callers check them with
+        :func:`ndoku.tasks.verify.verify` before reporting them.
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> r = solve_exact(p)
+    >>> r.status, r.unique, r.count, r.stop
+    ('solved', True, 1, 'complete')
+    >>> r.values.reshape(4, 4).tolist()[0]
+    [1, 3, 2, 4]
+    >>> solve_exact(p, givens=np.zeros(16, dtype=np.int32)).status
+    'multiple'
+    """
+    topology = Topology.of(puzzle)
+    one = check_givens(topology, puzzle.givens if givens is None else givens)
+    start = time.perf_counter()
+    batch = solve_array(topology, one[None, :], limit, max_nodes, timeout)
+    seconds = time.perf_counter() - start
+    return dataclasses.replace(batch.result(0), seconds=seconds)
+
+
+def check_limits(limit: int, max_nodes: int, timeout: float) -> None:
+    """Refuse a solution limit, node limit or timeout that is not positive."""
+    if limit < 1:
+        raise NdokuError(f"the solution limit must be 1 or more, got {limit}")
+    if max_nodes < 1:
+        raise NdokuError(f"max nodes must be 1 or more, got {max_nodes}")
+    if not (timeout > 0):
+        raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")
+
+
+class Workspace(WorkArrays):
+    """Search stack and queues of one layout; the stack grows when a search gets deep."""
+
+    def __init__(self, topology: Topology) -> None:
+        super().__init__(topology, probing=topology.size >= PROBE_FROM)
+        cells = max(topology.n_cells, 1)
+        self.regs = np.zeros(3, dtype=np.int64)
+        depth = min(FIRST_DEPTH, cells + 1)
+        self.stack = np.zeros((depth, cells), dtype=np.uint64)
+        self.tallies = np.zeros((depth, max(topology.n_slots, 1)), dtype=np.int8)
+        self.free_at = np.zeros(depth, dtype=np.int64)
+        self.cell_at = np.zeros(depth, dtype=np.int64)
+        self.bit_at = np.zeros(depth, dtype=np.uint64)
+
+    def compiling(self, kernel: Any) -> tuple[str, float, Any]:
+        """What the compile notice says of ``kernel`` (:func:`search`; other kernels as in
+        :meth:`WorkArrays.compiling`) called with these arrays, about how many seconds
+        compiling it takes, and the kernel.
+
+        The seconds are those of a first run on two cores (whole ``ndoku solve``: 4.3, 5.6
+        and 12 s).
+        """
+        if kernel is not search:
+            return super().compiling(kernel)
+        if self.locked is None:
+            return f"the exact solver for grids below {LOCKED_FROM}×{LOCKED_FROM}", 4, kernel
+        if self.probing is None:
+            grids = f"{LOCKED_FROM}×{LOCKED_FROM} to {PROBE_FROM - 1}×{PROBE_FROM - 1} grids"
+            return f"the exact solver for {grids}", 5, kernel
+        return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 11, kernel
+
+    def grow(self) -> None:
+        """Double the stack depth, keeping its levels."""
+        for name in ("stack", "tallies", "free_at", "cell_at", "bit_at"):
+            old = getattr(self, name)
+            new = np.zeros((2 * len(old), *old.shape[1:]), dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+
+def solve_array(
+    topology: Topology,
+    givens: IntArray,
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    progress: Callable[[int], None] | None = None,
+) -> BatchResult:
+    """Run the search kernel over a checked ``(puzzles, cells)`` array, in this process."""
+    check_limits(limit, max_nodes, timeout)
+    n = len(givens)
+    values = np.zeros((n, topology.n_cells), dtype=np.int32)
+    stats = np.zeros((n, N_STATS), dtype=np.int64)
+    seconds = np.zeros(n, dtype=np.float64)
+    work = Workspace(topology)
+    per_tick = tick_seconds()
+    # Without a tick counter each puzzle gets its own call, timed here.
+    call_nodes = _CALL_NODES if per_tick else 0
+    pause_ticks = int(_PAUSE_SECONDS / per_tick) if per_tick else 0
+    i = 0
+    while i < n:
+        arguments = (
+            givens,
+            i,
+            limit,
+            max_nodes,
+            call_nodes,
+            pause_ticks,
+            topology.net,
+            topology.size,
+            work.stack,
+            work.tallies,
+            work.free_at,
+            work.cell_at,
+            work.bit_at,
+            work.locked,
+            work.scratch,
+            work.probing,
+            work.regs,
+            values,
+            stats,
+        )
+        compile_notice(*work.compiling(search), arguments)
+        before = time.perf_counter()
+        i_next = search(*arguments)
+        now = time.perf_counter()
+        if not per_tick:
+            seconds[i] += now - before
+        if work.regs[REG_GROW]:
+            work.regs[REG_GROW] = 0
+            work.grow()
+        if work.regs[REG_ACTIVE]:
+            spent = stats[i_next, STAT_TICKS] * per_tick if per_tick else seconds[i_next]
+            if spent > timeout:
+                stats[i_next, STAT_STOP] = STOP_TIMEOUT
+                work.regs[REG_ACTIVE] = 0
+                i_next += 1
+        i = i_next
+        if progress is not None:
+            progress(i)
+    if per_tick:
+        seconds[:] = stats[:, STAT_TICKS] * per_tick
+    return BatchResult(values, stats, seconds, limit)
+
+
+_calibrated: list[float] = []
+
+
+def tick_seconds() -> float:
+    """Seconds per time-stamp-counter tick (measured once), 0.0 without a counter."""
+    if not HAS_TICKS:
+        return 0.0
+    if not _calibrated:
+        tick_now()  # compiled or loaded before the clock starts
+        t0, k0 = time.perf_counter(), tick_now()
+        while time.perf_counter() - t0 < 0.01:
+            pass
+        t1, k1 = time.perf_counter(), tick_now()
+        _calibrated.append((t1 - t0) / (k1 - k0) if k1 > k0 else 0.0)
+    return _calibrated[0]

@@ -1,0 +1,569 @@
+"""Propagation: what every solver shares, the kernels that narrow candidates on a layout's
+units, and their Python API (:func:`propagate`, :func:`candidates`, :func:`fixed_values`).
+
+Glossary
+--------
+candidates
+    ``(cells,)`` uint64: bit ``v - 1`` of a cell's mask is set while value ``v`` is possible
+    (N ≤ 64 symbols). A cell is *fixed* when one bit is left.
+naked single
+    A cell with one candidate: its value is removed from every peer.
+hidden single
+    A value that only one cell of a unit can still take: that cell is fixed to it.
+locked candidates
+    A value whose places in a unit A all lie where A crosses another unit B (a box and a row)
+    is removed from the rest of B. Looked for from N = ``LOCKED_FROM`` on
+    (:data:`ndoku.solvers.tables.LOCKED_FROM`).
+propagation
+    Naked singles, hidden singles and locked candidates applied until none finds anything (or
+    a cell or a unit is left without a candidate: a contradiction).
+
+The kernels see only units and peers (CSR arrays), never rows or boxes, so they serve every
+layout. The exact search (:mod:`ndoku.solvers.exact`) calls them at every node; the Metropolis
+chains prune with :func:`candidates`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.jit import compile_notice, kernel
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.bits import lowest
+from ndoku.solvers.hall import hall
+from ndoku.solvers.tables import (
+    IntArray,
+    Locked,
+    Probing,
+    Scratch,
+    Topology,
+    WorkArrays,
+    check_givens,
+)
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+# Untyped for mypy, which would see numpy integers where the kernels' ints are meant.
+_int: Any = np.int64
+
+
+# --- kernels ------------------------------------------------------------------------------
+#
+# ``net`` (read-only) is the layout: CSR of unit → cells, cell → units, cell → peers.
+# ``scratch``, ``locked`` and ``probing``: see ``Scratch``, ``Locked`` and ``Probing`` in
+# :mod:`ndoku.solvers.tables`.
+#
+# Compile only what a puzzle needs: ``locked`` is None below ``LOCKED_FROM`` and ``probing``
+# below the exact search's ``PROBE_FROM`` (unless :func:`candidates` asks for matching).
+# numba compiles a kernel once per argument types and, for a None argument, drops the
+# branches behind ``is None`` tests before typing, so a 9×9 never compiles locked
+# candidates, matching or probes (each variant is cached on its own).
+# For the same reason a number handed to a kernel that is called (not inlined) is never a
+# plain constant, nor a counter started from one: numba types ``0`` as the literal 0, even
+# when a loop later adds to it, and would compile the callee once more for that literal.
+# ``_int(0)`` is an int64 0 that is no literal. A kernel marked ``inline="always"`` is copied
+# into each caller and compiled there again, so only small ones are (and ``settle``, the
+# largest, only into the search loop and matching).
+
+
+@kernel(inline="always")
+def _weigh(u: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
+    """Unit ``u`` caused a contradiction: each of its cells weighs one more in branching."""
+    for k in range(net[0][u], net[0][u + 1]):
+        weights[net[1][k]] += 1
+
+
+@kernel(inline="always")
+def _blame(c: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
+    """Cell ``c`` was left without a candidate: every unit holding it is to blame."""
+    for k in range(net[2][c], net[2][c + 1]):
+        _weigh(net[3][k], net, weights)
+
+
+@kernel(inline="always")
+def _drop(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    n_hidden: int,
+    c: int,
+    m: np.uint64,
+    net: tuple[IntArray, ...],
+    scratch: Scratch,
+    size: int,
+) -> int:
+    """Remove the values of mask ``m`` from cell ``c``; new ``n_hidden``, -1 if stuck.
+
+    Each (unit, value) count that drops to 1 is a hidden single, queued in ``scratch[1]``;
+    one that drops to 0 is a value no cell of the unit can take any more.
+    """
+    cell_unit_ptr, cell_units = net[2], net[3]
+    hidden, weights, marks = scratch[1], scratch[2], scratch[3]
+    stamp = scratch[4][0]
+    cand[c] &= ~m
+    while m != _ZERO:
+        v = lowest(m)
+        m &= m - _ONE
+        for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
+            u = cell_units[k]
+            marks[u] = stamp
+            slot = u * size + v
+            left = counts[slot] - 1
+            counts[slot] = left
+            if left == 1:
+                hidden[n_hidden] = slot
+                n_hidden += 1
+            elif left == 0:
+                _weigh(u, net, weights)
+                return -1
+    return n_hidden
+
+
+#: The kernels :func:`settle` is inlined into, by module and name: the exact search loop
+#: (named, not imported: the exact solver is built on this module) and :func:`matching`.
+INLINE_SETTLE_INTO = frozenset(
+    {("ndoku.solvers.exact.kernels", "search"), ("ndoku.solvers.propagation", "matching")}
+)
+
+
+def _inline_settle(call: Any, caller: Any, callee: Any) -> bool:
+    """numba's inlining choice for :func:`settle`: into the search loop and matching only,
+    where a call took 1-2% of a hard 9×9's and of a 25×25's time; everywhere else one
+    compiled copy is called (each inlined copy costs a second of compiling)."""
+    return (caller.func_id.modname, caller.func_id.func_qualname) in INLINE_SETTLE_INTO
+
+
+@kernel(inline=_inline_settle)
+def settle(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    pending: int,
+    n_hidden: int,
+    free: int,
+    net: tuple[IntArray, ...],
+    locked: Locked | None,
+    scratch: Scratch,
+    size: int,
+) -> int:
+    """Propagate from the queues until nothing is forced; free cells left, -1 if stuck.
+
+    The fix queue holds cells fixed but not yet removed from their peers; each cell enters
+    it once, when its mask first drops to one bit, so ``free`` counts cells not yet fixed. A
+    fixed value's counts are set to -1 in the cell's units: they never trigger again.
+    Locked candidates (unless ``locked`` is None) are looked for only when singles find
+    nothing more.
+    """
+    unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net
+    queue, hidden, weights = scratch[:3]
+    touched = scratch[5]
+    head = 0
+    hidden_head = 0
+    while True:
+        if head < pending:
+            c = queue[head]
+            head += 1
+            free -= 1
+            bit = cand[c]
+            v = lowest(bit)
+            # Every peer loses the value in one loop without branches; those that held it
+            # are listed for the bookkeeping.
+            for i in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
+                counts[cell_units[i] * size + v] = -1
+            hit = 0
+            for i in range(peer_ptr[c], peer_ptr[c + 1]):
+                p = peers[i]
+                m = cand[p]
+                touched[hit] = p
+                hit += (m & bit) != _ZERO
+                cand[p] = m & ~bit
+            for i in range(hit):
+                p = touched[i]
+                m = cand[p]
+                if m == _ZERO:
+                    _blame(p, net, weights)
+                    return -1
+                n_hidden = _drop(cand, counts, n_hidden, p, bit, net, scratch, size)
+                if n_hidden < 0:
+                    return -1
+                if m & (m - _ONE) == _ZERO:
+                    queue[pending] = p
+                    pending += 1
+        elif hidden_head < n_hidden:
+            slot = hidden[hidden_head]
+            hidden_head += 1
+            if counts[slot] != 1:
+                continue  # the value got fixed in the unit meanwhile
+            u = slot // size
+            bit = _ONE << np.uint64(slot - u * size)
+            for k in range(unit_ptr[u], unit_ptr[u + 1]):
+                c = unit_cells[k]
+                m = cand[c]
+                if m & bit:
+                    if m != bit:
+                        n_hidden = _drop(cand, counts, n_hidden, c, m ^ bit, net, scratch, size)
+                        if n_hidden < 0:
+                            return -1
+                        queue[pending] = c
+                        pending += 1
+                    break
+        else:
+            if locked is None:
+                return free
+            pending, n_hidden, found = _locked(
+                cand, counts, pending, n_hidden, net, locked, scratch, size
+            )
+            if n_hidden < 0:
+                return -1
+            if not found:
+                return free
+
+
+@kernel()
+def _locked(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    pending: int,
+    n_hidden: int,
+    net: tuple[IntArray, ...],
+    locked: Locked,
+    scratch: Scratch,
+    size: int,
+) -> tuple[int, int, bool]:
+    """Locked candidates, by the program of :func:`_crossings`.
+
+    Only groups whose unit changed since their last check are looked at: every change stamps
+    its units with the clock, every pass advances the clock and stamps the groups it checks.
+    (A state reached by backtracking differs from the stalled state it was copied from only
+    by changes made since, all stamped later than any check.) Returns the new queue lengths
+    and whether a candidate was removed; ``n_hidden`` is -1 on a contradiction.
+    """
+    program, seen, ors = locked
+    queue, marks, clock = scratch[0], scratch[3], scratch[4]
+    now = clock[0]
+    clock[0] = now + 1
+    found = False
+    pos = 0
+    g = 0
+    while pos < len(program):
+        end = pos + program[pos + 1]
+        if marks[program[pos]] < seen[g]:
+            pos = end
+            g += 1
+            continue
+        seen[g] = now + 1
+        g += 1
+        q = pos + 2
+        once = _ZERO
+        fixed = _ZERO
+        for k in range(q + 1, q + 1 + program[q]):
+            m = cand[program[k]]
+            once |= m
+            fixed |= m & (_ZERO - np.uint64(m & (m - _ONE) == _ZERO))
+        twice = _ZERO
+        q += 1 + program[q]
+        pieces = q + 1
+        q = pieces
+        for piece in range(program[pieces - 1]):
+            mask = _ZERO
+            for k in range(q + 1, q + 1 + program[q]):
+                m = cand[program[k]]
+                mask |= m
+                fixed |= m & (_ZERO - np.uint64(m & (m - _ONE) == _ZERO))
+            ors[piece] = mask
+            twice |= once & mask
+            once |= mask
+            q += 1 + program[q]
+        alone = once & ~twice & ~fixed
+        if alone == _ZERO:
+            pos = end
+            continue
+        base = program[pos] * size
+        for piece in range(program[pieces - 1]):
+            mask = ors[piece] & alone
+            partners = program[q]
+            q += 1
+            for _ in range(partners):
+                other = program[q] * size
+                first = q + 2
+                q = first + program[q + 1]
+                # Values still in B outside the piece: B holds more of them than A, whose
+                # places all lie in the piece.
+                need = _ZERO
+                rest = mask
+                while rest != _ZERO:
+                    v = lowest(rest)
+                    rest &= rest - _ONE
+                    if counts[other + v] > counts[base + v]:
+                        need |= _ONE << np.uint64(v)
+                if need == _ZERO:
+                    continue
+                for k in range(first, q):
+                    c = program[k]
+                    m = cand[c] & need
+                    if m == _ZERO:
+                        continue
+                    left = cand[c] ^ m
+                    if left == _ZERO:
+                        _blame(c, net, scratch[2])
+                        return pending, -1, True
+                    found = True
+                    n_hidden = _drop(cand, counts, n_hidden, c, m, net, scratch, size)
+                    if n_hidden < 0:
+                        return pending, -1, True
+                    if left & (left - _ONE) == _ZERO:
+                        queue[pending] = c
+                        pending += 1
+        pos = end
+    return pending, n_hidden, found
+
+
+@kernel(inline="always")
+def restrict(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    c: int,
+    m: np.uint64,
+    free: int,
+    net: tuple[IntArray, ...],
+    locked: Locked | None,
+    scratch: Scratch,
+    size: int,
+) -> int:
+    """Remove the values of mask ``m`` from free cell ``c`` and propagate; free cells left, -1
+    if stuck. (All but one value: ``c`` is fixed to it; one value: ``c ≠`` that value.)"""
+    n_hidden = _drop(cand, counts, _int(0), c, m, net, scratch, size)
+    if n_hidden < 0:
+        return -1
+    left = cand[c]
+    pending = _int(0)
+    if left & (left - _ONE) == _ZERO:
+        scratch[0][0] = c
+        pending += 1
+    return settle(cand, counts, pending, n_hidden, free, net, locked, scratch, size)
+
+
+@kernel()
+def start(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    givens: IntArray,
+    net: tuple[IntArray, ...],
+    locked: Locked | None,
+    scratch: Scratch,
+    probing: Probing | None,
+    size: int,
+) -> int:
+    """Candidates of a puzzle after propagating its givens; free cells left, -1 if none."""
+    full = _ONE << np.uint64(size - 1)
+    full |= full - _ONE
+    cand[:] = full
+    counts[:] = size
+    scratch[2][:] = 0
+    scratch[3][:] = 0
+    scratch[4][0] = 1
+    if locked is not None:
+        locked[1][:] = 0
+    if probing is not None:
+        probing[2][:] = 0
+        probing[4][:] = 0
+    n_hidden = _int(0)
+    pending = _int(0)
+    for c in range(len(givens)):
+        v = givens[c]
+        if v > 0:
+            bit = _ONE << np.uint64(v - 1)
+            n_hidden = _drop(cand, counts, n_hidden, c, full ^ bit, net, scratch, size)
+            if n_hidden < 0:
+                return -1
+            scratch[0][pending] = c
+            pending += 1
+    return settle(cand, counts, pending, n_hidden, len(givens), net, locked, scratch, size)
+
+
+@kernel()
+def write_values(cand: NDArray[np.uint64], out: IntArray) -> None:
+    """Fixed cells' values into ``out``; 0 where a cell is still free (or has no value left)."""
+    for c in range(len(cand)):
+        m = cand[c]
+        out[c] = lowest(m) + 1 if m != _ZERO and m & (m - _ONE) == _ZERO else 0
+
+
+@kernel()
+def matching(
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+    free: int,
+    net: tuple[IntArray, ...],
+    locked: Locked | None,
+    scratch: Scratch,
+    probing: Probing,
+    size: int,
+) -> int:
+    """All-different filtering of the units until it finds nothing; free cells left, -1 if
+    stuck.
+
+    In a unit, the free cells and the values they still miss must pair up one to one: a
+    value leaves a cell when no such pairing gives it to the cell (:func:`hall`). Only
+    units changed since their last check are looked at, stamped as in :func:`_locked`.
+    """
+    unit_ptr, unit_cells = net[0], net[1]
+    queue, marks, clock = scratch[0], scratch[3], scratch[4]
+    ints, masks, checked = probing[0], probing[1], probing[2]
+    found = True
+    while found and free > 0:
+        found = False
+        n_hidden = _int(0)
+        pending = _int(0)
+        now = clock[0]
+        clock[0] = now + 1
+        for u in range(len(unit_ptr) - 1):
+            if marks[u] < checked[u]:
+                continue
+            checked[u] = now + 1
+            n = 0
+            fixed = _ZERO
+            for k in range(unit_ptr[u], unit_ptr[u + 1]):
+                c = unit_cells[k]
+                m = cand[c]
+                if m & (m - _ONE):
+                    ints[4 * size + n] = c
+                    masks[n] = m
+                    n += 1
+                else:
+                    fixed |= m
+            if n < 2:
+                continue
+            for i in range(n):
+                masks[i] &= ~fixed
+            if not hall(n, masks, ints, size):
+                _weigh(u, net, scratch[2])
+                return -1
+            for i in range(n):
+                bad = masks[size + i]
+                c = ints[4 * size + i]
+                if bad == _ZERO or cand[c] & bad == _ZERO:
+                    continue
+                found = True
+                n_hidden = _drop(cand, counts, n_hidden, c, cand[c] & bad, net, scratch, size)
+                if n_hidden < 0:
+                    return -1
+                left = cand[c]
+                if left & (left - _ONE) == _ZERO:
+                    queue[pending] = c
+                    pending += 1
+        if found:
+            free = settle(cand, counts, pending, n_hidden, free, net, locked, scratch, size)
+    return free
+
+
+@kernel()
+def _propagate(
+    givens: IntArray,
+    net: tuple[IntArray, ...],
+    size: int,
+    locked: Locked | None,
+    scratch: Scratch,
+    probing: Probing | None,
+    cand: NDArray[np.uint64],
+    counts: NDArray[np.int8],
+) -> bool:
+    """Candidates after propagation (and all-different matching unless ``probing`` is None)
+    into ``cand``; False on a contradiction. ``counts``: the (unit, value) counts, overwritten."""
+    free = start(cand, counts, givens, net, locked, scratch, probing, size)
+    if probing is not None and free > 0:
+        free = matching(cand, counts, free, net, locked, scratch, probing, size)
+    return free >= 0
+
+
+# --- Python side --------------------------------------------------------------------------
+
+
+def propagate(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[IntArray, bool]:
+    """Fix every cell that naked and hidden singles (and locked candidates) force.
+
+    Returns
+    -------
+    values : ndarray of int32
+        The givens plus every forced value, 0 where a cell is still free (the givens alone
+        when a contradiction was found).
+    ok : bool
+        False when the givens contradict each other (no solution).
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> values, ok = propagate(p)
+    >>> ok, int((values == 0).sum())
+    (True, 0)
+    """
+    masks, ok, checked = candidate_masks(puzzle, givens, matching=False)
+    return (fixed_values(masks), True) if ok else (checked, False)
+
+
+def candidates(puzzle: Puzzle, givens: IntArray | None = None) -> tuple[NDArray[np.uint64], bool]:
+    """Each cell's possible values after propagation and all-different matching.
+
+    Bit ``v - 1`` of a cell's mask is set while value ``v`` may still go there: every
+    solution of the puzzle has each cell's value among them. Propagation is as in
+    :func:`propagate`; then in every unit the values that no one-to-one pairing of its free
+    cells with its missing values allows are removed, and propagation runs again, until
+    neither finds anything.
+
+    Returns
+    -------
+    masks : ndarray of uint64, shape (cells,)
+        The candidates of each cell (one bit for a given or forced cell).
+    ok : bool
+        False when a contradiction was found (no solution); the masks are then meaningless.
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
+    >>> masks, ok = candidates(p)
+    >>> ok, [bin(int(m)) for m in masks[:4]]
+    (True, ['0b1', '0b1110', '0b1110', '0b1100'])
+    """
+    masks, ok, _ = candidate_masks(puzzle, givens, matching=True)
+    return masks, ok
+
+
+def fixed_values(masks: NDArray[np.uint64]) -> IntArray:
+    """The value of each cell whose mask holds one bit, 0 elsewhere.
+
+    Examples
+    --------
+    >>> fixed_values(np.array([1, 6, 0, 4], dtype=np.uint64)).tolist()
+    [1, 0, 0, 3]
+    """
+    values = np.zeros(len(masks), dtype=np.int32)
+    write_values(np.ascontiguousarray(masks, dtype=np.uint64), values)
+    return values
+
+
+def candidate_masks(
+    puzzle: Puzzle, givens: IntArray | None, matching: bool
+) -> tuple[NDArray[np.uint64], bool, IntArray]:
+    """Candidates after propagation, whether no contradiction was found, the checked givens."""
+    topology = Topology.of(puzzle)
+    one = check_givens(topology, puzzle.givens if givens is None else givens)
+    masks = np.zeros(topology.n_cells, dtype=np.uint64)
+    counts = np.zeros(max(topology.n_slots, 1), dtype=np.int8)
+    work = WorkArrays(topology, probing=matching)
+    arguments = (
+        one,
+        topology.net,
+        topology.size,
+        work.locked,
+        work.scratch,
+        work.probing,
+        masks,
+        counts,
+    )
+    compile_notice(*work.compiling(_propagate), arguments)
+    return masks, bool(_propagate(*arguments)), one

@@ -1,0 +1,198 @@
+"""The per-layout tables and work arrays of the propagation and search kernels.
+
+A :class:`Topology` is built once per layout (memoized on its frame): the CSR arrays of units,
+cells and peers the kernels walk, and the locked-candidates program of :func:`_crossings`.
+:class:`WorkArrays` are the queues and stamps a kernel call writes in, made per call from a
+topology; every array is the caller's, so the kernels allocate nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.errors import NdokuError
+from ndoku.limits import MAX_SYMBOLS
+from ndoku.model.frame import Frame
+from ndoku.model.puzzle import Puzzle
+
+IntArray = NDArray[np.int32]
+#: Kernel work arrays of every search: fix queue, hidden-single queue, cell weights, unit
+#: change stamps, the stamp clock, the peers a fixed value was just removed from.
+Scratch = tuple[IntArray, IntArray, IntArray, NDArray[np.int64], NDArray[np.int64], IntArray]
+#: Locked candidates (from ``LOCKED_FROM``): the program of ``_crossings``, group check
+#: stamps, the pieces' candidates.
+Locked = tuple[IntArray, NDArray[np.int64], NDArray[np.uint64]]
+#: All-different matching and probing (the exact search's, from its ``PROBE_FROM``; matching
+#: alone for :func:`ndoku.solvers.propagation.candidates`): the work arrays of
+#: :func:`ndoku.solvers.hall.hall`, the units' matching check stamps, the
+#: values a probe pass implied, the probes' history, and a pass's two-way choices (cells,
+#: values, order keys).
+Probing = tuple[
+    IntArray,
+    NDArray[np.uint64],
+    NDArray[np.int64],
+    NDArray[np.uint64],
+    IntArray,
+    IntArray,
+    NDArray[np.uint64],
+    NDArray[np.int64],
+]
+
+#: Locked candidates are looked for from this N on: below, singles alone search faster.
+LOCKED_FROM = 16
+
+
+@dataclass(frozen=True, eq=False)
+class Topology:
+    """The arrays the kernels of one layout need (picklable, for worker processes).
+
+    ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers;
+    ``program`` the locked-candidates program (``n_groups`` groups), None below
+    ``LOCKED_FROM``.
+    """
+
+    n_cells: int
+    size: int
+    net: tuple[IntArray, ...]
+    program: IntArray | None
+    n_groups: int
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Topology:
+        """The tables of ``puzzle``'s layout, built once per frame."""
+        if puzzle.size > MAX_SYMBOLS:
+            raise NdokuError(
+                f"the exact solver handles up to {MAX_SYMBOLS} symbols, this puzzle has "
+                f"{puzzle.size}"
+            )
+        return puzzle.frame.table("topology", cls._build)
+
+    @classmethod
+    def _build(cls, frame: Frame) -> Topology:
+        net = (frame.units.ptr, frame.units.cells, *frame.cell_units, *frame.peers)
+        if frame.size < LOCKED_FROM:
+            return cls(frame.n_cells, frame.size, net, None, 0)
+        program, n_groups = _crossings(frame)
+        return cls(frame.n_cells, frame.size, net, program, n_groups)
+
+    @property
+    def n_slots(self) -> int:
+        """(unit, value) pairs: the length of a count array."""
+        return (len(self.net[0]) - 1) * self.size
+
+
+def _crossings(frame: Frame) -> tuple[IntArray, int]:
+    """The locked-candidates program of a layout, and its number of groups.
+
+    Unit B *crosses* unit A when they share two cells or more: the piece A ∩ B. A's pieces
+    are put in groups of disjoint pieces (B's of one kind cut a box into rows, or into
+    columns); the cells of A in no piece of a group are its *rest*. A value found in exactly
+    one piece of a group, and not in its rest, has all its places in A there: it leaves the
+    rest of every B crossing A in that piece. The program is a flat int32 array; per group::
+
+        A, record length, rest count, rest cells…, piece count,
+        per piece: cell count, cells…,
+        per piece: partner count, per partner: B, count, cells of B \\ A…
+    """
+    units = frame.units
+    ptr_u, of_cell = frame.cell_units
+    program: list[int] = []
+    n_groups = 0
+    for a in range(len(units)):
+        mine = set(units[a].tolist())
+        partners: dict[frozenset[int], list[int]] = {}
+        for c in sorted(mine):
+            for b in of_cell[ptr_u[c] : ptr_u[c + 1]].tolist():
+                shared = frozenset(mine.intersection(units[b].tolist()))
+                if b != a and len(shared) >= 2 and b not in partners.get(shared, []):
+                    partners.setdefault(shared, []).append(b)
+        groups: list[list[frozenset[int]]] = []
+        for piece in partners:
+            home = next((g for g in groups if all(piece.isdisjoint(q) for q in g)), None)
+            if home is None:
+                groups.append([piece])
+            else:
+                home.append(piece)
+        for group in groups:
+            rest = sorted(mine.difference(*group))
+            record = [len(rest), *rest, len(group)]
+            for piece in group:
+                record += [len(piece), *sorted(piece)]
+            for piece in group:
+                record.append(len(partners[piece]))
+                for b in partners[piece]:
+                    kill = [c for c in units[b].tolist() if c not in mine]
+                    record += [b, len(kill), *kill]
+            program += [a, len(record) + 2, *record]
+            n_groups += 1
+    return np.array(program, dtype=np.int32), n_groups
+
+
+def check_givens(
+    topology: Topology, givens: NDArray[np.integer], *, batch: bool = False
+) -> IntArray:
+    """``givens`` as contiguous int32, after checking their shape and values."""
+    values = np.asarray(givens)
+    shape = ("puzzles", topology.n_cells) if batch else (topology.n_cells,)
+    if values.ndim != len(shape) or values.shape[-1] != topology.n_cells:
+        wanted = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+        raise NdokuError(f"givens must have shape ({wanted}), got {values.shape}")
+    if not np.issubdtype(values.dtype, np.integer):
+        raise NdokuError(f"givens must be integers, got {values.dtype}")
+    if len(values) and (values.min() < 0 or values.max() > topology.size):
+        raise NdokuError(f"givens must be 0 (free) or a value 1..{topology.size}")
+    return np.ascontiguousarray(values, dtype=np.int32)
+
+
+class WorkArrays:
+    """The queues and stamps of the propagation kernels, for one layout."""
+
+    def __init__(self, topology: Topology, *, probing: bool) -> None:
+        """``probing``: whether to make the matching and probing arrays."""
+        cells = max(topology.n_cells, 1)
+        n_units = len(topology.net[0]) - 1
+        choices = cells + topology.n_slots
+        self.scratch: Scratch = (
+            np.zeros(cells, dtype=np.int32),
+            np.zeros(max(topology.n_slots, 1), dtype=np.int32),
+            np.zeros(cells, dtype=np.int32),
+            np.zeros(n_units, dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+            np.zeros(int(np.diff(topology.net[4]).max(initial=0)) + 1, dtype=np.int32),
+        )
+        self.locked: Locked | None = None
+        if topology.program is not None:
+            self.locked = (
+                topology.program,
+                np.zeros(topology.n_groups, dtype=np.int64),
+                np.zeros(topology.size, dtype=np.uint64),
+            )
+        self.probing: Probing | None = None
+        if probing:
+            self.probing = (
+                np.zeros(5 * topology.size, dtype=np.int32),
+                np.zeros(3 * topology.size, dtype=np.uint64),
+                np.zeros(n_units, dtype=np.int64),
+                np.zeros(cells, dtype=np.uint64),
+                np.zeros(cells * topology.size, dtype=np.int32),
+                np.zeros(2 * choices, dtype=np.int32),
+                np.zeros(2 * choices, dtype=np.uint64),
+                np.zeros(choices, dtype=np.int64),
+            )
+
+    def compiling(self, kernel: Any) -> tuple[str, float, Any]:
+        """What the compile notice says of the propagation ``kernel`` called with these arrays,
+        about how many seconds compiling it takes, and the kernel.
+
+        One version of the kernels is compiled for each set of arrays left None.
+        """
+        small = self.locked is None
+        side = f"{LOCKED_FROM}×{LOCKED_FROM}"
+        grids = f"grids below {side}" if small else f"grids from {side} up"
+        if self.probing is None:
+            return f"propagation for {grids}", 2 if small else 3, kernel
+        return f"propagation and matching for {grids}", 4 if small else 6, kernel
