@@ -94,7 +94,7 @@ from ndoku.model.units import BOX, Units
 from ndoku.solvers.bits import copy
 from ndoku.solvers.exact import candidates as cell_candidates
 from ndoku.solvers.exact import fixed_values
-from ndoku.solvers.random import advance, below, rng_state
+from ndoku.solvers.random import advance, below, chain_state, generator
 
 IntArray = NDArray[np.int32]
 PairArray = NDArray[np.uint32]
@@ -669,7 +669,7 @@ def initial_state(system: SwapSystem, seed: int) -> IntArray:
     Pruned, the order is a random matching of the cells to the symbols that gives each cell
     one of its candidates (where the matching leaves cells without, the rest at random).
     """
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     values = system.givens.copy()
     groups = system.groups
     for g in range(len(groups)):
@@ -826,7 +826,7 @@ def single_site_system(puzzle: Puzzle, givens: IntArray | None = None) -> SiteSy
 
 def random_state(system: SiteSystem, seed: int) -> IntArray:
     """Givens kept; each free cell a random symbol."""
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     values = system.givens.astype(np.int32)
     values[system.free] = rng.integers(1, system.size + 1, len(system.free))
     return values
@@ -1006,7 +1006,7 @@ def metropolis(
     if trace_every:
         trace[0] = (0, energy, t0, math.nan)
         stats[_ROWS] = 1
-    state = rng_state(seed)
+    state = chain_state(seed)
 
     def run(budget: int) -> None:
         arrays = (*prepared.arrays, thresholds, plan, trace, state, stats, budget)

@@ -74,7 +74,7 @@ from ndoku.solvers.chains.metropolis import (
     puzzle_temperature,
     unit_counts,
 )
-from ndoku.solvers.random import advance
+from ndoku.solvers.random import advance, replica_seed, replica_states
 
 IntArray = NDArray[np.int32]
 
@@ -319,11 +319,9 @@ class Replicas:
     def start(cls, system: SwapSystem, ladder: tuple[float, ...], seed: int) -> Replicas:
         """Replica ``r`` at rung ``r``, from initial state ``seed · R + r``."""
         n = len(ladder)
-        values = np.stack([initial_state(system, seed * n + r) for r in range(n)])
+        values = np.stack([initial_state(system, replica_seed(seed, n, r)) for r in range(n)])
         tallies = [unit_counts(system, v) for v in values]
         energies = [e for _, _, e in tallies]
-        # SeedSequence mixes (seed, R) into independent, non-zero 64-bit stream states
-        states = np.random.SeedSequence([seed, n]).generate_state(n + 1, np.uint64)
         return cls(
             system=system,
             ladder=ladder,
@@ -336,7 +334,7 @@ class Replicas:
             masks=np.stack([m for _, m, _ in tallies]),
             stats=np.array([[e, e, 0, 0, 0] for e in energies], dtype=np.int64),
             rung_of=np.arange(n, dtype=np.int64),
-            states=np.where(states == 0, np.uint64(1), states),
+            states=replica_states(seed, n),
             exchanges=np.zeros((n - 1, 2), dtype=np.int64),
         )
 
