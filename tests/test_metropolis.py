@@ -12,16 +12,10 @@ import pytest
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.units import BOX
-from ndoku.solvers.chains.metropolis import (
-    _box_swap_chain,
-    acceptance_thresholds,
-    box_swap_system,
-    initial_state,
-    metropolis,
-    places,
-    unit_counts,
-    units_per_cell,
-)
+from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
+from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.chains.moves import box_swap_system, initial_state, places, unit_counts
+from ndoku.solvers.chains.schedule import units_per_cell
 from ndoku.tasks.verify import problems
 
 DATA = Path(__file__).parent / "data"
@@ -82,7 +76,7 @@ def test_energy_steps_equal_the_naive_energy_change(path: Path | None, temperatu
         before = values.copy()
         if stats[0] == 0:
             break
-        _box_swap_chain(
+        swap_chain(
             values,
             values.copy(),
             place,

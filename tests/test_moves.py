@@ -11,19 +11,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-import ndoku.solvers.chains.metropolis as metropolis_module
+import ndoku.solvers.chains.moves as moves_module
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.chains.metropolis import (
+from ndoku.solvers.chains.kernels import fill_thresholds, single_site_chain, swap_chain
+from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.chains.moves import (
     GIVEN_PENALTY,
     PENALTY,
     SwapSystem,
-    _box_swap_chain,
-    _fill_thresholds,
-    _single_site_chain,
     box_swap_system,
     initial_state,
-    metropolis,
     outside,
     places,
     pruned,
@@ -87,7 +85,7 @@ def site_energy(puzzle: Puzzle, values: np.ndarray, givens: np.ndarray) -> int:
 
 def thresholds_for(temperature: float, size: int) -> np.ndarray:
     table = np.zeros(size, dtype=np.uint64)
-    _fill_thresholds(table, temperature)
+    fill_thresholds(table, temperature)
     return table
 
 
@@ -104,7 +102,7 @@ class SwapWalk:
         self.stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
 
     def step(self, budget: int = 1) -> None:
-        _box_swap_chain(
+        swap_chain(
             self.values,
             self.values.copy(),
             self.place,
@@ -133,7 +131,7 @@ def site_step(
     stats: Any,
     budget: int = 1,
 ) -> None:
-    _single_site_chain(
+    single_site_chain(
         values,
         values.copy(),
         conflicts,
@@ -375,7 +373,7 @@ def pruned_energy(
 def guided_system(
     monkeypatch: pytest.MonkeyPatch, build: Any, share: float, *args: Any
 ) -> SwapSystem:
-    monkeypatch.setattr(metropolis_module, "GUIDED_SHARE", share)
+    monkeypatch.setattr(moves_module, "GUIDED_SHARE", share)
     system: SwapSystem = build(*args)
     return system
 

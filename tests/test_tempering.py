@@ -13,7 +13,7 @@ import pytest
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.units import BOX
-from ndoku.solvers.chains.metropolis import (
+from ndoku.solvers.chains.moves import (
     PENALTY,
     SwapSystem,
     box_swap_system,
@@ -24,8 +24,8 @@ from ndoku.solvers.chains.metropolis import (
 from ndoku.solvers.chains.tempering import (
     Replicas,
     TemperingResult,
-    _exchange,
     default_ladder,
+    exchange,
     exchange_probability,
     tempering,
 )
@@ -109,7 +109,7 @@ def test_exchanges_are_taken_at_the_rule_s_rate() -> None:
     exchanges = np.zeros((1, 2), dtype=np.int64)
     flips = 0
     for _ in range(20_000):
-        _exchange(betas, rung_of, energies, states, exchanges, 0)
+        exchange(betas, rung_of, energies, states, exchanges, 0)
         flips += int(rung_of[0] == 1)
         rung_of[:] = [0, 1]  # every attempt from the same situation
     expected = exchange_probability(betas[0], betas[1], 4, 6)
@@ -117,7 +117,7 @@ def test_exchanges_are_taken_at_the_rule_s_rate() -> None:
     assert exchanges[0, 0] == 20_000 and exchanges[0, 1] == flips
     assert flips / 20_000 == pytest.approx(expected, abs=4 * math.sqrt(expected / 20_000))
     # odd sweeps try (1, 2), (3, 4) …: with two rungs, nothing
-    _exchange(betas, rung_of, energies, states, exchanges, 1)
+    exchange(betas, rung_of, energies, states, exchanges, 1)
     assert exchanges[0, 0] == 20_000
 
 

@@ -60,23 +60,20 @@ from ndoku.errors import NdokuError
 from ndoku.jit import compile_notice
 from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.metropolis import (
-    TRACE_COLUMNS,
-    ChainResult,
+from ndoku.solvers.chains.checks import check_arguments
+from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
+from ndoku.solvers.chains.moves import (
+    IntArray,
     SwapSystem,
-    _box_swap_chain,
-    _check_arguments,
-    acceptance_thresholds,
     box_swap_system,
     initial_state,
     places,
     pruned,
-    puzzle_temperature,
     unit_counts,
 )
+from ndoku.solvers.chains.schedule import puzzle_temperature
 from ndoku.solvers.random import advance, replica_seed, replica_states
-
-IntArray = NDArray[np.int32]
 
 #: Rungs of the default ladder: two replicas per core on two cores; more rungs cost proposals
 #: without solving more often (benchmarks/bench_tempering.py).
@@ -229,7 +226,7 @@ def tempering(
     ladder = _ladder(puzzle, temperatures, replicas, prune)
     if exchange_every < 1:
         raise NdokuError(f"exchange interval must be 1 or more proposals, got {exchange_every}")
-    _check_arguments(ladder[0], seed, max_proposals, timeout, trace_every)
+    check_arguments(ladder[0], seed, max_proposals, timeout, trace_every)
     most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if threads is not None and not 1 <= threads <= most:
         raise NdokuError(f"threads must be between 1 and {most}, got {threads}")
@@ -472,7 +469,7 @@ def exchange_probability(beta_i: float, beta_j: float, energy_i: int, energy_j: 
 
 
 @njit(cache=True)
-def _exchange(
+def exchange(
     betas: NDArray[np.float64],
     rung_of: NDArray[np.int64],
     energies: NDArray[np.int64],
@@ -529,7 +526,7 @@ def _sweeps(
     n = values.shape[0]
     for t in range(sweeps):
         for r in prange(n):
-            _box_swap_chain(
+            swap_chain(
                 values[r],
                 best_values[r],
                 place[r],
@@ -550,5 +547,5 @@ def _sweeps(
             )
         if (stats[:, 0] == 0).any():
             return t + 1
-        _exchange(betas, rung_of, stats[:, 0].copy(), states, exchanges, (first + t) % 2)
+        exchange(betas, rung_of, stats[:, 0].copy(), states, exchanges, (first + t) % 2)
     return sweeps
