@@ -116,7 +116,7 @@ def test_exchanges_are_taken_at_the_rule_s_rate() -> None:
     assert 0.05 < expected < 0.2
     assert exchanges[0, 0] == 20_000 and exchanges[0, 1] == flips
     assert flips / 20_000 == pytest.approx(expected, abs=4 * math.sqrt(expected / 20_000))
-    # odd sweeps try (1, 2), (3, 4) …: with two rungs, nothing
+    # odd rounds try (1, 2), (3, 4) …: with two rungs, nothing
     exchange(betas, rung_of, energies, states, exchanges, 1)
     assert exchanges[0, 0] == 20_000
 
@@ -168,14 +168,14 @@ def test_thread_count_and_batching_do_not_change_the_result() -> None:
     )
     assert numba.get_num_threads() == threads_before  # restored
     assert same(one, two)
-    # the trace stride cuts the run into other batches of sweeps; the result stays
+    # the trace stride cuts the run into other batches of rounds; the result stays
     for stride in (1, 123_457):
         traced = tempering(puzzle, seed=2, max_proposals=3_000_000, trace_every=stride)
         assert same(one, traced)
 
 
 @pytest.mark.parametrize("prune", [False, True], ids=["unpruned", "pruned"])
-def test_sweeps_run_one_by_one_equal_sweeps_run_in_one_call(prune: bool) -> None:
+def test_rounds_run_one_by_one_equal_rounds_run_in_one_call(prune: bool) -> None:
     puzzle = gecode25(2) if prune else load(KYLE)
     system = box_swap_system(puzzle, *pruned(puzzle)) if prune else box_swap_system(puzzle)
     ladder = (0.3, 0.35, 0.4)
@@ -223,7 +223,7 @@ def test_limits_stop_the_run() -> None:
     for limit in (0, 3, 4, 10_001, 1_000_003):
         result = tempering(puzzle, seed=1, max_proposals=limit)
         assert result.stop == "max-proposals" and not result.solved
-        # four rungs: the last sweep takes what the cap leaves, in whole proposals per replica
+        # four rungs: the last round takes what the cap leaves, in whole proposals per replica
         assert limit - 4 < result.proposals <= limit
     result = tempering(puzzle, seed=1, temperatures=(20.0, 30.0), timeout=0.2)
     assert result.stop == "timeout" and 0.2 <= result.seconds < 2.0

@@ -36,10 +36,10 @@ FloatArray = NDArray[np.float64]
 
 #: Temperature schedules (:class:`Schedule`).
 SCHEDULES = ("constant", "exponential", "ramp")
-#: Default temperature of a single grid by N (symbols per unit) for box moves, from the runs at
-#: several temperatures in benchmarks/bench_metropolis.py; 49 is extrapolated (no 49×49 puzzle was
-#: measured). Other sizes (6, 8, 10, 12 …, rectangular boxes) take the entry of the nearest N
-#: below.
+#: Default temperature of a single grid by N (symbols per unit) for box moves, from the runs
+#: at several temperatures in benchmarks/bench_metropolis.py; 49 is extrapolated (no 49×49
+#: puzzle was measured). Other sizes (6, 8, 10, 12 …, rectangular boxes) take the entry of the
+#: nearest N below.
 BASE_TEMPERATURES = {4: 0.3, 9: 0.3, 16: 0.3, 25: 0.25, 36: 0.25, 49: 0.25}
 #: The same for row moves and for single-site moves, measured on 9×9 only and used for every
 #: N (the runs are in benchmarks/bench_metropolis.py). Single-site energies are those of the
