@@ -14,6 +14,8 @@ from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, metropolis
 from ndoku.solvers.chains.schedule import Schedule, default_temperature
 
+from helpers import load
+
 DATA = Path(__file__).parent / "data"
 # Few givens and a cold chain: no run here comes near solving it.
 KYLE = DATA / "samurai" / "kyle_samurai.txt"
@@ -21,11 +23,6 @@ TOP95 = DATA / "sudoku9" / "norvig_top95.txt"
 SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
 # The module, whose name the package's ``metropolis`` function hides from ``import … as``.
 mc = importlib.import_module("ndoku.solvers.chains.metropolis")
-
-
-def load(path: Path) -> Puzzle:
-    [puzzle] = read_puzzles(path)
-    return puzzle
 
 
 def hard_nine() -> Puzzle:

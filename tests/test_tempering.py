@@ -12,10 +12,7 @@ import pytest
 
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.model.units import BOX
 from ndoku.solvers.chains.moves import (
-    PENALTY,
-    SwapSystem,
     box_swap_system,
     places,
     pruned,
@@ -31,6 +28,8 @@ from ndoku.solvers.chains.tempering import (
 )
 from ndoku.tasks.verify import problems
 
+from helpers import gecode25, line_puzzle, load, naive_energy
+
 DATA = Path(__file__).parent / "data"
 SAMURAI = DATA / "samurai" / "jss_ezSamurai.txt"
 KYLE = DATA / "samurai" / "kyle_samurai.txt"
@@ -39,44 +38,7 @@ SIXTEEN = DATA / "sudoku16" / "goomii_16x16_first40.txt"
 # Puzzles that pruning does not solve on its own (the Kaggle, Goomii and Samurai ones it does).
 HARDEST = DATA / "sudoku9" / "forum_hardest_1106_first40.txt"
 WILD16 = DATA / "sudoku16" / "wild_16x16.txt"
-# Minimal 25×25 puzzles (``id puzzle,solution``): pruning leaves most cells free, and short
-# pruned runs do not solve them.
-GECODE25 = DATA / "sudoku25" / "gecode_25x25_shared6.txt"
 FOUR = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
-
-
-def load(path: Path) -> Puzzle:
-    [puzzle] = read_puzzles(path)
-    return puzzle
-
-
-def line_puzzle(path: Path, line: int) -> Puzzle:
-    """A one-line puzzle: ``puzzle[,solution]`` or ``id puzzle,solution status``."""
-    text = path.read_text().splitlines()[line]
-    field = text.split()[1] if " " in text.strip() else text
-    [puzzle] = read_puzzles(text=field.split(",")[0])
-    return puzzle
-
-
-def gecode25(line: int = 0) -> Puzzle:
-    return line_puzzle(GECODE25, line)
-
-
-def naive_energy(puzzle: Puzzle, values: np.ndarray, system: SwapSystem | None = None) -> int:
-    """Rows and columns, N − distinct symbols each; with a pruned ``system``, plus the
-    penalty of every free cell outside its candidates."""
-    units = puzzle.units
-    energy = sum(
-        puzzle.size - len(set(values[units[u]].tolist()))
-        for u in range(len(units))
-        if units.kind[u] != BOX
-    )
-    if system is None or not system.pruned:
-        return energy
-    givens, masks = pruned(puzzle)
-    assert masks is not None and np.array_equal(givens, system.givens)
-    free = np.flatnonzero(givens == 0)
-    return energy + PENALTY * sum(not int(masks[c]) >> (int(values[c]) - 1) & 1 for c in free)
 
 
 def same(a: TemperingResult, b: TemperingResult) -> bool:
