@@ -368,7 +368,8 @@ def _ranks(lengths: IntArray) -> NDArray[np.intp]:
 
 
 def initial_state(system: SwapSystem, seed: int) -> IntArray:
-    """Givens kept; each group's free cells get its missing symbols in random order.
+    """Givens kept; each group's free cells get its missing symbols in random order (drawn
+    from :func:`~ndoku.solvers.random.generator` of ``seed``).
 
     Pruned, the order is a random matching of the cells to the symbols that gives each cell
     one of its candidates (where the matching leaves cells without, the rest at random).
@@ -529,7 +530,8 @@ def single_site_system(puzzle: Puzzle, givens: IntArray | None = None) -> SiteSy
 
 
 def random_state(system: SiteSystem, seed: int) -> IntArray:
-    """Givens kept; each free cell a random symbol."""
+    """Givens kept; each free cell a random symbol (from
+    :func:`~ndoku.solvers.random.generator` of ``seed``)."""
     rng = generator(seed)
     values = system.givens.astype(np.int32)
     values[system.free] = rng.integers(1, system.size + 1, len(system.free))
