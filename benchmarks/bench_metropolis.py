@@ -36,13 +36,13 @@ at 0.35, gattai-8 (2.25) with two of three puzzles mostly unsolved at every T; t
 (2.2) at 0.3
 (its hardest, kyle, with the fewest givens; the others prefer 0.35-0.4). Hence the default:
 0.3 up to N = 16, 0.25 from 25, raised linearly from 2.2 to 3.0 units per cell by up to half
-(``metropolis.default_temperature``); at the default the multigrids lose 9 runs of 90
+(``schedule.default_temperature``); at the default the multigrids lose 9 runs of 90
 against 13 at the best fixed temperature.
 
 Pruned chains (hybrid), 2026-11-23
 ----------------------------------
 ``python -m benchmarks.bench_metropolis sweep SET --prune --temperatures …``: box moves after
-pruning (``metropolis.pruned``: forced cells fixed, guided swaps, penalty 1), same
+pruning (``moves.pruned``: forced cells fixed, guided swaps, penalty 1), same
 columns as above. Pruning alone solves every puzzle of the samurai, 16x16 and multigrid sets,
 4 of the 10 of 9x9-hard and 8 of 9x9-easy; ``9x9-hardest`` (forum_hardest_1106, first 10,
 about 58 cells left each) and ``16x16-wild`` (wild_16x16, the first 19: the 20th has clashing
@@ -120,7 +120,7 @@ import numpy as np
 from benchmarks._common import Goal, benchmark_data, median
 from ndoku.limits import DEFAULT_MAX_PROPOSALS
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.chains.metropolis import MOVES, default_temperature, metropolis
+from ndoku.solvers.chains import MOVES, default_temperature, metropolis
 from ndoku.tasks.verify import problems
 
 SEEDS = range(1, 21)

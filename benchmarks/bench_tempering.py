@@ -72,7 +72,7 @@ the 18 Gecode runs and some runs of wild 2, 8 and 13); random 55% 68.3%, median 
 
 Pruned chains (the default since 2026-11-23; one thread)
 --------------------------------------------------------
-Sweep 1, penalty and share of guided swaps (``metropolis.PENALTY``, ``GUIDED_SHARE``):
+Sweep 1, penalty and share of guided swaps (``moves.PENALTY``, ``GUIDED_SHARE``):
 25x25-random (set A for the first four rows, B after) and wild 3, 8, 9 and 13, seeds 1-3,
 cap 2·10⁸; runs solved of 72 and the 50th/75th/90th/95th percentiles of proposals (M):
 
@@ -87,7 +87,7 @@ cap 2·10⁸; runs solved of 72 and the 50th/75th/90th/95th percentiles of propo
 Again on set C with the default ladder (0.279-0.369), same puzzles and seeds: *penalty 1,
 share 0.9*: 72, 16/38/54/94; penalty 2, share 0.9: 72, 36/57/93/144; penalty 1, share 1:
 72, 21/41/62/86. A penalty of 2 doubles the proposals; the share makes no difference beyond
-the noise, and 0.9 keeps every state reachable (``ndoku.solvers.chains.metropolis`` glossary).
+the noise, and 0.9 keeps every state reachable (``ndoku.solvers.chains.moves`` glossary).
 
 Unpruned at the same ladders the random set fails (0.3-0.4: 0/20 runs, 0.26-0.42 in 6 rungs:
 3/20, seed 1): pruning, not the warmer ladder, makes the difference. The pruned ladder wants
@@ -206,8 +206,13 @@ from benchmarks.bench_metropolis import SETS as CHAIN_SETS
 from benchmarks.bench_metropolis import Run, lines
 from benchmarks.bench_metropolis import run as chain_run
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.chains.metropolis import metropolis, puzzle_temperature
-from ndoku.solvers.chains.tempering import DEFAULT_EXCHANGE_EVERY, geometric_ladder, tempering
+from ndoku.solvers.chains import (
+    DEFAULT_EXCHANGE_EVERY,
+    geometric_ladder,
+    metropolis,
+    puzzle_temperature,
+    tempering,
+)
 from ndoku.tasks.generate import layout_puzzle, puzzle_line, random_solution
 from ndoku.tasks.verify import problems
 

@@ -27,17 +27,18 @@ WIKI_ROWS = [
 WIKI = "\n".join(WIKI_ROWS) + "\n"
 
 
-def one(text: str, **options: str) -> np.ndarray:
+def canvas_of(text: str, **options: str) -> np.ndarray:
+    """The givens of the one puzzle of ``text``, laid out on its canvas."""
     [puzzle] = read_puzzles(text=text, **options)
     return puzzle.canvas(puzzle.givens)
 
 
 def test_tokens_chars_and_line_formats_read_the_same_givens() -> None:
-    tokens = one(WIKI)
-    chars = one("\n".join(row.replace(" ", "").replace("0", ".") for row in WIKI_ROWS))
-    line = one("".join(row.replace(" ", "") for row in WIKI_ROWS) + "\n")
-    dotted_line = one("".join(row.replace(" ", "").replace("0", ".") for row in WIKI_ROWS))
-    commas = one(WIKI.replace(" ", " , "))
+    tokens = canvas_of(WIKI)
+    chars = canvas_of("\n".join(row.replace(" ", "").replace("0", ".") for row in WIKI_ROWS))
+    line = canvas_of("".join(row.replace(" ", "") for row in WIKI_ROWS) + "\n")
+    dotted_line = canvas_of("".join(row.replace(" ", "").replace("0", ".") for row in WIKI_ROWS))
+    commas = canvas_of(WIKI.replace(" ", " , "))
     for other in (chars, line, dotted_line, commas):
         assert np.array_equal(tokens, other)
     assert tokens[0, 0] == 5 and tokens[8, 8] == 9
@@ -65,9 +66,9 @@ def test_letters_and_numbers_for_sixteen_symbols(data: Path) -> None:
     line = (data / "sudoku16" / "goomii_16x16_first40.txt").read_text().split("\n")[0]
     puzzle_text = line.split(",")[0]
     rows = [puzzle_text[i : i + 16] for i in range(0, 256, 16)]
-    as_chars = one("\n".join(rows))
-    as_tokens = one("\n".join(" ".join(str(int(ch, 17)) for ch in row) for row in rows))
-    as_letter_tokens = one("\n".join(" ".join(row) for row in rows))
+    as_chars = canvas_of("\n".join(rows))
+    as_tokens = canvas_of("\n".join(" ".join(str(int(ch, 17)) for ch in row) for row in rows))
+    as_letter_tokens = canvas_of("\n".join(" ".join(row) for row in rows))
     assert np.array_equal(as_chars, as_tokens)
     assert np.array_equal(as_chars, as_letter_tokens)
     assert as_chars.max() == 16

@@ -15,9 +15,7 @@ from ndoku.model.units import BOX, EXTRA
 from ndoku.tasks.verify import problems
 from ndoku.text.formats import parse
 
-
-def empty(rows: int, cols: int | None = None) -> str:
-    return ("0 " * (cols or rows) + "\n") * rows
+from helpers import blank_grid
 
 
 def published(path: Path, puzzle_cells: np.ndarray) -> np.ndarray:
@@ -42,7 +40,7 @@ def test_prime_sizes_have_no_box(size: int) -> None:
 
 @pytest.mark.parametrize(("size", "r", "c"), [(6, 2, 3), (8, 2, 4), (12, 3, 4), (15, 3, 5)])
 def test_rectangular_boxes_declared(size: int, r: int, c: int) -> None:
-    [puzzle] = read_puzzles(text=f"# box: {r}x{c}\n" + empty(size))
+    [puzzle] = read_puzzles(text=f"# box: {r}x{c}\n" + blank_grid(size))
     units = puzzle.units
     assert puzzle.size == size and puzzle.layout.box == (r, c)
     assert not puzzle.layout.box_inferred
@@ -54,7 +52,7 @@ def test_rectangular_boxes_declared(size: int, r: int, c: int) -> None:
 
 
 def test_rectangular_boxes_inferred_from_the_values() -> None:
-    text = "1 2 3 4 5 6\n" + empty(5, 6)
+    text = "1 2 3 4 5 6\n" + blank_grid(5, 6)
     [puzzle] = read_puzzles(text=text)
     assert puzzle.layout.box == (2, 3) and puzzle.layout.box_inferred
     assert puzzle.layout.boxes_text() == "2×3 (inferred)"
@@ -62,9 +60,9 @@ def test_rectangular_boxes_inferred_from_the_values() -> None:
 
 def test_box_declaration_that_does_not_fit_is_named() -> None:
     with pytest.raises(LayoutError, match=r"line 1: '# box: 2x4' makes 8×8 sub-grids"):
-        read_puzzles(text="# box: 2x4\n" + empty(6))
+        read_puzzles(text="# box: 2x4\n" + blank_grid(6))
     with pytest.raises(LayoutError, match=r"line 1: bad box 'three'"):
-        read_puzzles(text="# box: three\n" + empty(6))
+        read_puzzles(text="# box: three\n" + blank_grid(6))
 
 
 def test_interlocked_six_by_six_grids_are_found_from_the_mask() -> None:
@@ -103,7 +101,7 @@ def test_jigsaw_solution_is_verified_against_the_regions(data: Path) -> None:
     solution = published(data / "janko" / "jigsaw" / "93_9x9.solution.txt", puzzle.cell_rc)
     assert problems(puzzle, solution) == []
     # the same grid breaks the classic boxes, which a jigsaw does not have
-    [classic] = read_puzzles(text=empty(9))
+    [classic] = read_puzzles(text=blank_grid(9))
     assert any("box" in p for p in problems(classic, solution))
 
 
@@ -146,9 +144,9 @@ def test_equal_givens_in_a_region_are_a_conflict() -> None:
 
 
 def test_diagonals_and_windoku_add_extra_units() -> None:
-    [x] = read_puzzles(text="# extra: diagonals\n" + empty(9))
-    [w] = read_puzzles(text="# extra: windoku\n" + empty(9))
-    [both] = read_puzzles(text="# extra: diagonals, windoku\n" + empty(9))
+    [x] = read_puzzles(text="# extra: diagonals\n" + blank_grid(9))
+    [w] = read_puzzles(text="# extra: windoku\n" + blank_grid(9))
+    [both] = read_puzzles(text="# extra: diagonals, windoku\n" + blank_grid(9))
     assert (x.units.kind == EXTRA).sum() == 2
     assert (w.units.kind == EXTRA).sum() == 4
     assert (both.units.kind == EXTRA).sum() == 6
@@ -167,10 +165,10 @@ def test_extra_units_on_every_sub_grid_of_a_samurai() -> None:
 
 def test_user_units_and_extra_maps() -> None:
     unit = " ".join(f"{r},{(r * 2) % 9}" for r in range(9))
-    [declared] = read_puzzles(text=f"# unit: {unit}\n" + empty(9))
+    [declared] = read_puzzles(text=f"# unit: {unit}\n" + blank_grid(9))
     assert (declared.units.kind == EXTRA).sum() == 1
     marks = ["x . . . . . . . ."] * 9
-    [mapped] = read_puzzles(text=empty(9) + "\n" + "\n".join(marks) + "\n")
+    [mapped] = read_puzzles(text=blank_grid(9) + "\n" + "\n".join(marks) + "\n")
     assert mapped.layout.extras[0].cells == tuple((r, 0) for r in range(9))
 
 
@@ -186,22 +184,22 @@ def test_user_units_and_extra_maps() -> None:
 )
 def test_bad_extra_units_name_the_line(header: str, pattern: str) -> None:
     with pytest.raises(LayoutError, match=pattern):
-        read_puzzles(text=header + "\n" + empty(9))
+        read_puzzles(text=header + "\n" + blank_grid(9))
 
 
 def test_windoku_needs_square_boxes() -> None:
     with pytest.raises(LayoutError, match="line 2: windoku windows need square boxes"):
-        read_puzzles(text="# box: 2x3\n# extra: windoku\n" + empty(6))
+        read_puzzles(text="# box: 2x3\n# extra: windoku\n" + blank_grid(6))
 
 
 def test_extra_map_letter_of_the_wrong_size() -> None:
     marks = ["x . . . . . . . ."] * 8 + [". . . . . . . . ."]
     with pytest.raises(LayoutError, match=r"line 11: this extra-unit map letter marks 8 cells"):
-        read_puzzles(text=empty(9) + "\n" + "\n".join(marks) + "\n")
+        read_puzzles(text=blank_grid(9) + "\n" + "\n".join(marks) + "\n")
 
 
 def test_equal_givens_on_a_diagonal_are_a_conflict() -> None:
-    rows = empty(9).splitlines()
+    rows = blank_grid(9).splitlines()
     rows[0] = "5" + rows[0][1:]
     rows[8] = rows[8].rstrip()[:-1] + "5"
     with pytest.raises(ConflictError, match=r"line 10, column 17: given 5 .* same extra unit"):
@@ -209,8 +207,8 @@ def test_equal_givens_on_a_diagonal_are_a_conflict() -> None:
 
 
 def test_verify_checks_the_extra_units(data: Path) -> None:
-    [plain] = read_puzzles(text=empty(9), layout="jigsaw9")
-    [crossed] = read_puzzles(text="# extra: diagonals\n" + empty(9), layout="jigsaw9")
+    [plain] = read_puzzles(text=blank_grid(9), layout="jigsaw9")
+    [crossed] = read_puzzles(text="# extra: diagonals\n" + blank_grid(9), layout="jigsaw9")
     solution = published(data / "janko" / "jigsaw" / "93_9x9.solution.txt", plain.cell_rc)
     assert problems(plain, solution) == []
     main_diagonal = solution[plain.index[range(9), range(9)]]
@@ -222,6 +220,6 @@ def test_a_named_layout_may_repeat_but_not_change_its_declarations() -> None:
     text = Path("layouts/jigsaw9.txt").read_text()
     assert read_puzzles(text=text, layout="jigsaw9")[0].layout.box is None
     with pytest.raises(LayoutError, match="line 11: the region map differs"):
-        read_puzzles(text=empty(9) + "\n" + "a a a b b b c c c\n" * 9, layout="jigsaw9")
+        read_puzzles(text=blank_grid(9) + "\n" + "a a a b b b c c c\n" * 9, layout="jigsaw9")
     with pytest.raises(LayoutError, match=r"line 1: '# box:' differs from layout 12x12"):
-        read_puzzles(text="# box: 3x3\n# layout: 12x12\n" + empty(12))
+        read_puzzles(text="# box: 3x3\n# layout: 12x12\n" + blank_grid(12))

@@ -10,55 +10,20 @@ import numpy as np
 import pytest
 
 from ndoku.errors import NdokuError
-from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.model.units import BOX
-from ndoku.solvers.chains.metropolis import (
-    _box_swap_chain,
-    acceptance_thresholds,
-    box_swap_system,
-    initial_state,
-    metropolis,
-    places,
-    unit_counts,
-    units_per_cell,
-)
+from ndoku.model.puzzle import read_puzzles
+from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
+from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.chains.moves import box_swap_system, initial_state, places, unit_counts
+from ndoku.solvers.chains.schedule import units_per_cell
 from ndoku.tasks.verify import problems
+
+from helpers import gecode25, kaggle, load, naive_energy
 
 DATA = Path(__file__).parent / "data"
 LAYOUTS = Path(__file__).parent.parent / "layouts"
 SAMURAI = DATA / "samurai" / "jss_ezSamurai.txt"
-NINE = DATA / "sudoku9" / "kaggle_bryanpark_first69.txt"
 # Conflict-free givens, one free cell per box, and both forced fills break a row: no move helps.
 DEAD_END = "0 1 4 2\n2 3 1 0\n1 2 3 4\n3 4 2 1\n"
-
-
-def gecode25() -> Puzzle:
-    """The first minimal 25×25 (``id puzzle,solution``): pruning leaves it most cells."""
-    line = (DATA / "sudoku25" / "gecode_25x25_shared6.txt").read_text().split()[1]
-    [puzzle] = read_puzzles(text=line.split(",")[0])
-    return puzzle
-
-
-def load(path: Path) -> Puzzle:
-    [puzzle] = read_puzzles(path)
-    return puzzle
-
-
-def nine_by_nine(line: int) -> tuple[Puzzle, str]:
-    """A Kaggle 9×9 (``puzzle,solution``) and its published solution."""
-    puzzle, solution = NINE.read_text().splitlines()[line].split(",")
-    [p] = read_puzzles(text=puzzle)
-    return p, solution
-
-
-def naive_energy(puzzle: Puzzle, values: np.ndarray) -> int:
-    """Σ over rows and columns of N − distinct symbols, straight from the units."""
-    units = puzzle.units
-    return sum(
-        puzzle.size - len(set(values[units[u]].tolist()))
-        for u in range(len(units))
-        if units.kind[u] != BOX
-    )
 
 
 @pytest.mark.parametrize("path", [None, SAMURAI], ids=["9x9", "samurai"])
@@ -66,7 +31,7 @@ def naive_energy(puzzle: Puzzle, values: np.ndarray) -> int:
 def test_energy_steps_equal_the_naive_energy_change(path: Path | None, temperature: float) -> None:
     # The puzzle's givens thinned out (every other given freed) so that most boxes have many
     # free cells and swaps change several units at once.
-    puzzle = load(path) if path else nine_by_nine(0)[0]
+    puzzle = load(path) if path else kaggle(0)[0]
     givens = puzzle.givens.copy()
     givens[np.flatnonzero(givens)[::2]] = 0
     system = box_swap_system(puzzle, givens)
@@ -82,7 +47,7 @@ def test_energy_steps_equal_the_naive_energy_change(path: Path | None, temperatu
         before = values.copy()
         if stats[0] == 0:
             break
-        _box_swap_chain(
+        swap_chain(
             values,
             values.copy(),
             place,
@@ -167,7 +132,7 @@ def test_solves_every_4x4_to_its_published_solution() -> None:
 
 @pytest.mark.parametrize("line", [0, 1, 2])
 def test_solves_easy_9x9_to_its_published_solution(line: int) -> None:
-    puzzle, solution = nine_by_nine(line)
+    puzzle, solution = kaggle(line)
     result = metropolis(puzzle, seed=line)
     assert result.solved and result.energy == result.best_energy == 0
     assert "".join(map(str, result.values)) == solution
@@ -183,7 +148,7 @@ def test_solves_an_easy_samurai_to_its_published_solution() -> None:
 
 
 def test_extra_givens_are_kept_fixed() -> None:
-    puzzle, solution = nine_by_nine(3)
+    puzzle, solution = kaggle(3)
     answer = np.array([int(c) for c in solution], dtype=np.int32)
     givens = puzzle.givens.copy()
     givens[:20] = answer[:20]  # the first rows fixed to the solution, as propagation would
@@ -245,7 +210,7 @@ def test_no_possible_move_is_reported_as_stuck() -> None:
 
 
 def test_a_complete_grid_is_solved_without_proposals() -> None:
-    _, solution = nine_by_nine(0)
+    _, solution = kaggle(0)
     [full] = read_puzzles(text=solution)
     result = metropolis(full, seed=0)
     assert (result.stop, result.proposals) == ("solved", 0)

@@ -11,19 +11,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-import ndoku.solvers.chains.metropolis as metropolis_module
+import ndoku.solvers.chains.moves as moves_module
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.chains.metropolis import (
+from ndoku.solvers.chains.kernels import fill_thresholds, single_site_chain, swap_chain
+from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.chains.moves import (
     GIVEN_PENALTY,
     PENALTY,
     SwapSystem,
-    _box_swap_chain,
-    _fill_thresholds,
-    _single_site_chain,
     box_swap_system,
     initial_state,
-    metropolis,
     outside,
     places,
     pruned,
@@ -35,23 +33,14 @@ from ndoku.solvers.chains.metropolis import (
 )
 from ndoku.tasks.verify import problems
 
+from helpers import kaggle, puzzle_of
+
 DATA = Path(__file__).parent / "data"
-NINE = DATA / "sudoku9" / "kaggle_bryanpark_first69.txt"
 # Tiny 4×4 puzzles with conflict-free givens and no solution, so that a chain never stops:
 # two boxes (rows) of three free cells (36 states), and three free cells (64 states).
 BOX_36 = "3 0 0 0\n0 0 1 0\n2 1 4 3\n4 3 2 1\n"
 ROW_36 = "0 0 0 2\n0 4 0 0\n2 1 4 3\n4 3 2 1\n"
 SITE_64 = "1 2 3 4\n3 4 1 2\n0 0 4 1\n4 3 2 0\n"
-
-
-def one(text: str) -> Puzzle:
-    [puzzle] = read_puzzles(text=text)
-    return puzzle
-
-
-def kaggle(line: int) -> tuple[Puzzle, str]:
-    puzzle, solution = NINE.read_text().splitlines()[line].split(",")
-    return one(puzzle), solution
 
 
 def thinned(puzzle: Puzzle) -> np.ndarray:
@@ -87,7 +76,7 @@ def site_energy(puzzle: Puzzle, values: np.ndarray, givens: np.ndarray) -> int:
 
 def thresholds_for(temperature: float, size: int) -> np.ndarray:
     table = np.zeros(size, dtype=np.uint64)
-    _fill_thresholds(table, temperature)
+    fill_thresholds(table, temperature)
     return table
 
 
@@ -104,7 +93,7 @@ class SwapWalk:
         self.stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
 
     def step(self, budget: int = 1) -> None:
-        _box_swap_chain(
+        swap_chain(
             self.values,
             self.values.copy(),
             self.place,
@@ -133,7 +122,7 @@ def site_step(
     stats: Any,
     budget: int = 1,
 ) -> None:
-    _single_site_chain(
+    single_site_chain(
         values,
         values.copy(),
         conflicts,
@@ -249,7 +238,7 @@ def swap_states(puzzle: Puzzle, system: SwapSystem) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("groups", ["box", "row"])
 def test_swap_chain_visits_states_with_boltzmann_frequencies(groups: str) -> None:
-    puzzle = one(BOX_36 if groups == "box" else ROW_36)
+    puzzle = puzzle_of(BOX_36 if groups == "box" else ROW_36)
     system = row_swap_system(puzzle) if groups == "row" else box_swap_system(puzzle)
     energies = {
         tuple(v.tolist()): swap_energy(puzzle, v, groups) for v in swap_states(puzzle, system)
@@ -260,7 +249,7 @@ def test_swap_chain_visits_states_with_boltzmann_frequencies(groups: str) -> Non
 
 
 def test_single_site_chain_visits_states_with_boltzmann_frequencies() -> None:
-    puzzle = one(SITE_64)
+    puzzle = puzzle_of(SITE_64)
     system = single_site_system(puzzle)
     assert len(system.free) == 3
     energies = {}
@@ -289,7 +278,7 @@ def test_solves_every_4x4_to_its_published_solution(moves: str) -> None:
         puzzle_text, solution = grid.split(",")
         if status != "unique":
             continue
-        result = metropolis(one(puzzle_text), seed=1, moves=moves, timeout=10)
+        result = metropolis(puzzle_of(puzzle_text), seed=1, moves=moves, timeout=10)
         assert result.solved and result.moves == moves, name
         assert "".join(map(str, result.values)) == solution, name
 
@@ -334,12 +323,12 @@ def test_single_site_moves_keep_givens_and_extra_givens() -> None:
 
 
 def test_nothing_to_move_is_stuck_or_solved() -> None:
-    dead_end = one("0 1 4 2\n2 3 1 0\n1 2 3 4\n3 4 2 1\n")
+    dead_end = puzzle_of("0 1 4 2\n2 3 1 0\n1 2 3 4\n3 4 2 1\n")
     result = metropolis(dead_end, moves="row")  # one free cell per row
     assert (result.stop, result.proposals) == ("stuck", 0)
     _, solution = kaggle(0)
     for moves in ("row", "single"):
-        result = metropolis(one(solution), moves=moves)
+        result = metropolis(puzzle_of(solution), moves=moves)
         assert (result.stop, result.proposals, result.energy) == ("solved", 0, 0)
 
 
@@ -375,7 +364,7 @@ def pruned_energy(
 def guided_system(
     monkeypatch: pytest.MonkeyPatch, build: Any, share: float, *args: Any
 ) -> SwapSystem:
-    monkeypatch.setattr(metropolis_module, "GUIDED_SHARE", share)
+    monkeypatch.setattr(moves_module, "GUIDED_SHARE", share)
     system: SwapSystem = build(*args)
     return system
 
@@ -449,7 +438,7 @@ def guided_component(
 def test_pruned_swap_chain_visits_states_with_boltzmann_frequencies(
     monkeypatch: pytest.MonkeyPatch, share: float
 ) -> None:
-    puzzle = one(BOX_36)
+    puzzle = puzzle_of(BOX_36)
     masks = masks_of(puzzle, BOX_36_ALLOWED)
     system = guided_system(monkeypatch, box_swap_system, share, puzzle, puzzle.givens, masks)
     energies = {
@@ -474,7 +463,7 @@ def test_pruned_swap_chain_visits_states_with_boltzmann_frequencies(
 
 
 def test_pruned_initial_state_keeps_to_candidates_where_a_matching_exists() -> None:
-    puzzle = one(BOX_36)
+    puzzle = puzzle_of(BOX_36)
     masks = masks_of(puzzle, BOX_36_ALLOWED)
     system = box_swap_system(puzzle, puzzle.givens, masks)
     starts = {tuple(initial_state(system, seed).tolist()) for seed in range(40)}
@@ -496,7 +485,7 @@ def test_pruning_fixes_forced_cells_and_finds_contradictions() -> None:
     assert result.solved and np.array_equal(result.values, answer)
     assert result.forced == (givens > 0).sum() - (puzzle.givens > 0).sum()
     # the top-left cell sees 1 in its row and 2, 3, 4 in its column: no proposal is made
-    dead = one("0 1 0 0\n2 0 0 0\n3 0 0 0\n4 0 0 0\n")
+    dead = puzzle_of("0 1 0 0\n2 0 0 0\n3 0 0 0\n4 0 0 0\n")
     assert pruned(dead)[1] is None
     for moves in ("box", "single"):
         result = metropolis(dead, moves=moves, prune=True)

@@ -10,14 +10,12 @@ from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.units import BOX, COLUMN, ROW, Units, peers_of
 
-
-def empty_grid(n: int) -> str:
-    return ("0 " * n * n + "\n") * n * n
+from helpers import blank_grid
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_single_grid_closed_forms(n: int) -> None:
-    [puzzle] = read_puzzles(text=empty_grid(n))
+    [puzzle] = read_puzzles(text=blank_grid(n * n))
     size = n * n
     graph = puzzle.graph
     assert puzzle.n_cells == size**2
@@ -32,7 +30,7 @@ def test_single_grid_closed_forms(n: int) -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_classic_graph_equals_networkx_sudoku_graph(n: int) -> None:
-    [puzzle] = read_puzzles(text=empty_grid(n))
+    [puzzle] = read_puzzles(text=blank_grid(n * n))
     reference = nx.sudoku_graph(n)
     assert nx.utils.graphs_equal(nx.Graph(puzzle.graph.edges), nx.Graph(reference.edges))
     assert nx.is_isomorphic(puzzle.graph, reference)

@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-import ndoku.solvers.chains.metropolis as mc
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, Schedule, metropolis
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, metropolis
+from ndoku.solvers.chains.schedule import Schedule, default_temperature
+
+from helpers import load
 
 DATA = Path(__file__).parent / "data"
 # Few givens and a cold chain: no run here comes near solving it.
 KYLE = DATA / "samurai" / "kyle_samurai.txt"
 TOP95 = DATA / "sudoku9" / "norvig_top95.txt"
 SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
-
-
-def load(path: Path) -> Puzzle:
-    [puzzle] = read_puzzles(path)
-    return puzzle
+# The module, whose name the package's ``metropolis`` function hides from ``import … as``.
+mc = importlib.import_module("ndoku.solvers.chains.metropolis")
 
 
 def hard_nine() -> Puzzle:
@@ -169,7 +169,7 @@ def test_the_schedule_t0_and_the_temperature_must_agree() -> None:
     )
     assert started.trace[1, 2] == 0.7
     single = metropolis(puzzle, moves="single", max_proposals=1)
-    assert single.temperature == mc.default_temperature(9, moves="single")
+    assert single.temperature == default_temperature(9, moves="single")
 
 
 @pytest.mark.parametrize(

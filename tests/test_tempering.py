@@ -12,10 +12,7 @@ import pytest
 
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.model.units import BOX
-from ndoku.solvers.chains.metropolis import (
-    PENALTY,
-    SwapSystem,
+from ndoku.solvers.chains.moves import (
     box_swap_system,
     places,
     pruned,
@@ -24,12 +21,14 @@ from ndoku.solvers.chains.metropolis import (
 from ndoku.solvers.chains.tempering import (
     Replicas,
     TemperingResult,
-    _exchange,
     default_ladder,
+    exchange,
     exchange_probability,
     tempering,
 )
 from ndoku.tasks.verify import problems
+
+from helpers import gecode25, line_puzzle, load, naive_energy
 
 DATA = Path(__file__).parent / "data"
 SAMURAI = DATA / "samurai" / "jss_ezSamurai.txt"
@@ -39,44 +38,7 @@ SIXTEEN = DATA / "sudoku16" / "goomii_16x16_first40.txt"
 # Puzzles that pruning does not solve on its own (the Kaggle, Goomii and Samurai ones it does).
 HARDEST = DATA / "sudoku9" / "forum_hardest_1106_first40.txt"
 WILD16 = DATA / "sudoku16" / "wild_16x16.txt"
-# Minimal 25×25 puzzles (``id puzzle,solution``): pruning leaves most cells free, and short
-# pruned runs do not solve them.
-GECODE25 = DATA / "sudoku25" / "gecode_25x25_shared6.txt"
 FOUR = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
-
-
-def load(path: Path) -> Puzzle:
-    [puzzle] = read_puzzles(path)
-    return puzzle
-
-
-def line_puzzle(path: Path, line: int) -> Puzzle:
-    """A one-line puzzle: ``puzzle[,solution]`` or ``id puzzle,solution status``."""
-    text = path.read_text().splitlines()[line]
-    field = text.split()[1] if " " in text.strip() else text
-    [puzzle] = read_puzzles(text=field.split(",")[0])
-    return puzzle
-
-
-def gecode25(line: int = 0) -> Puzzle:
-    return line_puzzle(GECODE25, line)
-
-
-def naive_energy(puzzle: Puzzle, values: np.ndarray, system: SwapSystem | None = None) -> int:
-    """Rows and columns, N − distinct symbols each; with a pruned ``system``, plus the
-    penalty of every free cell outside its candidates."""
-    units = puzzle.units
-    energy = sum(
-        puzzle.size - len(set(values[units[u]].tolist()))
-        for u in range(len(units))
-        if units.kind[u] != BOX
-    )
-    if system is None or not system.pruned:
-        return energy
-    givens, masks = pruned(puzzle)
-    assert masks is not None and np.array_equal(givens, system.givens)
-    free = np.flatnonzero(givens == 0)
-    return energy + PENALTY * sum(not int(masks[c]) >> (int(values[c]) - 1) & 1 for c in free)
 
 
 def same(a: TemperingResult, b: TemperingResult) -> bool:
@@ -109,15 +71,15 @@ def test_exchanges_are_taken_at_the_rule_s_rate() -> None:
     exchanges = np.zeros((1, 2), dtype=np.int64)
     flips = 0
     for _ in range(20_000):
-        _exchange(betas, rung_of, energies, states, exchanges, 0)
+        exchange(betas, rung_of, energies, states, exchanges, 0)
         flips += int(rung_of[0] == 1)
         rung_of[:] = [0, 1]  # every attempt from the same situation
     expected = exchange_probability(betas[0], betas[1], 4, 6)
     assert 0.05 < expected < 0.2
     assert exchanges[0, 0] == 20_000 and exchanges[0, 1] == flips
     assert flips / 20_000 == pytest.approx(expected, abs=4 * math.sqrt(expected / 20_000))
-    # odd sweeps try (1, 2), (3, 4) …: with two rungs, nothing
-    _exchange(betas, rung_of, energies, states, exchanges, 1)
+    # odd rounds try (1, 2), (3, 4) …: with two rungs, nothing
+    exchange(betas, rung_of, energies, states, exchanges, 1)
     assert exchanges[0, 0] == 20_000
 
 
@@ -168,14 +130,14 @@ def test_thread_count_and_batching_do_not_change_the_result() -> None:
     )
     assert numba.get_num_threads() == threads_before  # restored
     assert same(one, two)
-    # the trace stride cuts the run into other batches of sweeps; the result stays
+    # the trace stride cuts the run into other batches of rounds; the result stays
     for stride in (1, 123_457):
         traced = tempering(puzzle, seed=2, max_proposals=3_000_000, trace_every=stride)
         assert same(one, traced)
 
 
 @pytest.mark.parametrize("prune", [False, True], ids=["unpruned", "pruned"])
-def test_sweeps_run_one_by_one_equal_sweeps_run_in_one_call(prune: bool) -> None:
+def test_rounds_run_one_by_one_equal_rounds_run_in_one_call(prune: bool) -> None:
     puzzle = gecode25(2) if prune else load(KYLE)
     system = box_swap_system(puzzle, *pruned(puzzle)) if prune else box_swap_system(puzzle)
     ladder = (0.3, 0.35, 0.4)
@@ -223,7 +185,7 @@ def test_limits_stop_the_run() -> None:
     for limit in (0, 3, 4, 10_001, 1_000_003):
         result = tempering(puzzle, seed=1, max_proposals=limit)
         assert result.stop == "max-proposals" and not result.solved
-        # four rungs: the last sweep takes what the cap leaves, in whole proposals per replica
+        # four rungs: the last round takes what the cap leaves, in whole proposals per replica
         assert limit - 4 < result.proposals <= limit
     result = tempering(puzzle, seed=1, temperatures=(20.0, 30.0), timeout=0.2)
     assert result.stop == "timeout" and 0.2 <= result.seconds < 2.0

@@ -48,6 +48,7 @@ from ndoku.model.layout import available_layouts, load_layout
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact, solve_many
+from ndoku.solvers.random import draw_seed, generator
 from ndoku.tasks.rate import EXPERT_GUESSES, LEVELS, Rating, rate, singles
 from ndoku.tasks.verify import verify
 from ndoku.text.grid import DIGITS, HEADER_KEYS, LINE_LENGTHS
@@ -213,7 +214,7 @@ def random_solution(puzzle: Puzzle, rng: np.random.Generator, deadline: float) -
     left = deadline - time.perf_counter()
     if left <= 0:
         return None
-    chain = metropolis(puzzle, seed=int(rng.integers(2**31)), timeout=left, givens=empty)
+    chain = metropolis(puzzle, seed=draw_seed(rng), timeout=left, givens=empty)
     return chain.values if chain.solved else None
 
 
@@ -405,7 +406,7 @@ def generate(
     _check_arguments(layout, givens, difficulty, seed, timeout)
     groups = symmetry_groups(layout, symmetry)
     deadline = start + timeout
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     target = 0 if givens is None else givens
     best: tuple[IntArray, IntArray, Rating, str] | None = None
     attempts = 0

@@ -1,1 +1,50 @@
-"""Monte-Carlo chains: Metropolis with box, row or single-site moves, and parallel tempering."""
+"""Monte-Carlo chains: Metropolis with box, row or single-site moves, and parallel tempering.
+
+Each module has one job, and the ones below it never import the ones above:
+
+- :mod:`.checks`: the argument checks the chains share;
+- :mod:`.moves`: move sets, what their kernels work on, start states and energies;
+- :mod:`.schedule`: default temperatures and temperature schedules;
+- :mod:`.kernels`: the jitted proposal loops and their acceptance tables;
+- :mod:`.metropolis`: one chain under a schedule, until solved or a limit;
+- :mod:`.tempering`: replicas on a ladder of temperatures, exchanging states.
+
+The names most callers need are here.
+"""
+
+from __future__ import annotations
+
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, metropolis
+from ndoku.solvers.chains.moves import MOVES, pruned
+from ndoku.solvers.chains.schedule import (
+    SCHEDULES,
+    Schedule,
+    default_temperature,
+    puzzle_temperature,
+    units_per_cell,
+)
+from ndoku.solvers.chains.tempering import (
+    DEFAULT_EXCHANGE_EVERY,
+    TemperingResult,
+    default_ladder,
+    geometric_ladder,
+    tempering,
+)
+
+__all__ = [
+    "DEFAULT_EXCHANGE_EVERY",
+    "MOVES",
+    "SCHEDULES",
+    "TRACE_COLUMNS",
+    "ChainResult",
+    "Schedule",
+    "TemperingResult",
+    "default_ladder",
+    "default_temperature",
+    "geometric_ladder",
+    "metropolis",
+    "pruned",
+    "puzzle_temperature",
+    "tempering",
+    "units_per_cell",
+]

@@ -4,27 +4,29 @@ Glossary
 --------
 replica
     One full box-swap state (values, where each box's symbols are, unit counts and masks, its
-    own random stream) on the tables all replicas share (:func:`~.metropolis.box_swap_system`).
-    Replica ``r`` starts from :func:`~.metropolis.initial_state` with seed ``seed · R + r``.
+    own random stream) on the tables all replicas share (:func:`~.moves.box_swap_system`).
+    Replica ``r`` starts from :func:`~.moves.initial_state` with seed ``seed · R + r``
+    (:func:`~ndoku.solvers.random.replica_seed`).
 pruning
-    By default the replicas are pruned chains (see :mod:`.metropolis`): the cells that
+    By default the replicas are pruned chains (see :mod:`.moves`): the cells that
     propagation and matching force are fixed first, and guided swaps keep the others to
     their candidates. ``prune=False`` runs plain box-swap chains.
 rung, ladder
     The ladder is the tuple of temperatures, coldest first and strictly rising; a rung is one
     of them. Every rung holds exactly one replica at a time.
-sweep
+round
     ``exchange_every`` proposals of every replica at its rung's temperature, the replicas in
-    parallel (numba ``prange``). A replica that reaches energy 0 ends its sweep there.
+    parallel (numba ``prange``). A replica that reaches energy 0 ends its round there. (Not a
+    sweep, which is as many proposals as free cells: see :class:`~.schedule.Schedule`.)
 exchange
-    After each sweep, neighbouring rungs trade their replicas with probability
+    After each round, neighbouring rungs trade their replicas with probability
     ``min(1, exp((β_i − β_j)(E_i − E_j)))`` (β = 1/T, E = energy): a lower energy always moves
-    to the colder rung, a higher one sometimes. Even sweeps try rungs (0, 1), (2, 3) …, odd
-    sweeps (1, 2), (3, 4) … — pairs of one sweep share no rung, and the alternation lets a
+    to the colder rung, a higher one sometimes. Even rounds try rungs (0, 1), (2, 3) …, odd
+    rounds (1, 2), (3, 4) … — pairs of one round share no rung, and the alternation lets a
     replica walk the whole ladder. The replicas keep their states and streams; only the
     rung they run at changes.
 energy
-    As in :mod:`.metropolis`: Σ over rows and columns of N − distinct symbols, plus the
+    As in :mod:`.moves`: Σ over rows and columns of N − distinct symbols, plus the
     penalty of the cells outside their candidates when pruned; 0 exactly when solved. The run
     stops when any replica reaches 0.
 temperature
@@ -37,9 +39,10 @@ temperature
     25×25 ones. No ladder tried solves the minimal Gecode 25×25 puzzles.
 
 Determinism: every replica draws from its own stream and the exchanges from another, all
-derived from the seed, and exchanges happen after fixed numbers of proposals. Which thread
-runs which replica, and how many sweeps one kernel call runs between timeout checks, does not
-change any draw: the same seed gives the same result on any number of cores.
+derived from the seed (:func:`~ndoku.solvers.random.replica_states`), and exchanges happen
+after fixed numbers of proposals. Which thread runs which replica, and how many rounds one
+kernel call runs between timeout checks, does not change any draw: the same seed gives the
+same result on any number of cores.
 """
 
 from __future__ import annotations
@@ -60,29 +63,26 @@ from ndoku.errors import NdokuError
 from ndoku.jit import compile_notice
 from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.metropolis import (
-    TRACE_COLUMNS,
-    ChainResult,
+from ndoku.solvers.chains.checks import check_arguments
+from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
+from ndoku.solvers.chains.moves import (
+    IntArray,
     SwapSystem,
-    _box_swap_chain,
-    _check_arguments,
-    acceptance_thresholds,
     box_swap_system,
     initial_state,
     places,
     pruned,
-    puzzle_temperature,
     unit_counts,
 )
-from ndoku.solvers.random import advance
-
-IntArray = NDArray[np.int32]
+from ndoku.solvers.chains.schedule import puzzle_temperature
+from ndoku.solvers.random import advance, replica_seed, replica_states
 
 #: Rungs of the default ladder: two replicas per core on two cores; more rungs cost proposals
 #: without solving more often (benchmarks/bench_tempering.py).
 LADDER_RUNGS = 4
 #: The default ladder's coldest and hottest rung by N, as multiples of the puzzle's
-#: :func:`~.metropolis.puzzle_temperature` for a pruned chain (which already warms
+#: :func:`~.schedule.puzzle_temperature` for a pruned chain (which already warms
 #: interlocked grids); other sizes take the entry of the nearest N below. Pruned chains
 #: exchange far more often than plain ones (40-60% of tries between neighbours on 25×25),
 #: which allows a wider ladder; on 25×25, 0.28-0.37 solves both the random and the wild
@@ -94,10 +94,10 @@ LADDER_SPANS = {4: (0.8, 1.1), 9: (0.8, 1.1), 16: (0.9, 1.2), 25: (0.93, 1.23)}
 #: 25×25 (about 2% of tries between 0.3 and 0.35): the span narrows with N.
 PLAIN_LADDER_SPANS = {4: (0.9, 1.2), 9: (0.9, 1.2), 16: (0.9, 1.1), 25: (0.92, 1.04)}
 #: Proposals per replica between exchanges: 1 000, 10 000 and 100 000 solve 25×25 equally
-#: often; below 10 000 the parallel sweeps lose throughput to starting and joining threads.
+#: often; below 10 000 the parallel rounds lose throughput to starting and joining threads.
 DEFAULT_EXCHANGE_EVERY = 10_000
 #: Proposals (all replicas) per kernel call at most, so that the timeout is checked every
-#: ~0.2 s on two cores; calls start at one sweep and double.
+#: ~0.2 s on two cores; calls start at one round and double.
 _LAST_CALL = 1 << 23
 _S11 = np.uint64(11)
 _UNIT = 2.0**-53  # 53 random bits times this: uniform in [0, 1)
@@ -127,7 +127,7 @@ def default_ladder(puzzle: Puzzle, pruned: bool = True) -> tuple[float, ...]:
 
     :data:`LADDER_RUNGS` rungs spanning :data:`LADDER_SPANS` (:data:`PLAIN_LADDER_SPANS`
     unless ``pruned``) of the puzzle's size times its
-    :func:`~.metropolis.puzzle_temperature`, for a pruned chain when ``pruned``.
+    :func:`~.schedule.puzzle_temperature`, for a pruned chain when ``pruned``.
 
     Examples
     --------
@@ -191,7 +191,7 @@ def tempering(
     givens : ndarray, optional
         Fixed cells to use instead of the puzzle's givens (e.g. after propagation).
     trace_every : int
-        When positive, ``trace`` gets a row after the first sweep at or past every multiple
+        When positive, ``trace`` gets a row after the first round at or past every multiple
         of this many total proposals, and one where the run stops: total proposals, the
         lowest energy over the replicas, that replica's temperature, and the acceptance rate
         of all replicas since the previous row (:data:`~.metropolis.TRACE_COLUMNS`).
@@ -199,7 +199,7 @@ def tempering(
         Threads for the replicas (default: numba's, all cores); the result does not depend
         on it.
     prune : bool
-        Start from pruned candidates (:func:`~.metropolis.pruned`): forced cells fixed,
+        Start from pruned candidates (:func:`~.moves.pruned`): forced cells fixed,
         guided swaps and the penalty keep the others to their candidates. ``forced`` counts
         the fixed cells; when pruning finds no solution, ``stop`` is ``propagation`` (no
         proposal made, the replicas unpruned starts).
@@ -229,7 +229,7 @@ def tempering(
     ladder = _ladder(puzzle, temperatures, replicas, prune)
     if exchange_every < 1:
         raise NdokuError(f"exchange interval must be 1 or more proposals, got {exchange_every}")
-    _check_arguments(ladder[0], seed, max_proposals, timeout, trace_every)
+    check_arguments(ladder[0], seed, max_proposals, timeout, trace_every)
     most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if threads is not None and not 1 <= threads <= most:
         raise NdokuError(f"threads must be between 1 and {most}, got {threads}")
@@ -288,7 +288,7 @@ class Replicas:
     ----------
     values, best_values : ndarray of int32, shape (R, cells)
     place : ndarray of int32, shape (R, groups, N + 1)
-        :func:`~.metropolis.places` of each replica's values.
+        :func:`~.moves.places` of each replica's values.
     counts : ndarray of int32, shape (R, units + 1, N + 1)
     masks : ndarray of uint64, shape (R, units + 1, 2)
     stats : ndarray of int64, shape (R, 5)
@@ -319,11 +319,9 @@ class Replicas:
     def start(cls, system: SwapSystem, ladder: tuple[float, ...], seed: int) -> Replicas:
         """Replica ``r`` at rung ``r``, from initial state ``seed · R + r``."""
         n = len(ladder)
-        values = np.stack([initial_state(system, seed * n + r) for r in range(n)])
+        values = np.stack([initial_state(system, replica_seed(seed, n, r)) for r in range(n)])
         tallies = [unit_counts(system, v) for v in values]
         energies = [e for _, _, e in tallies]
-        # SeedSequence mixes (seed, R) into independent, non-zero 64-bit stream states
-        states = np.random.SeedSequence([seed, n]).generate_state(n + 1, np.uint64)
         return cls(
             system=system,
             ladder=ladder,
@@ -336,13 +334,13 @@ class Replicas:
             masks=np.stack([m for _, m, _ in tallies]),
             stats=np.array([[e, e, 0, 0, 0] for e in energies], dtype=np.int64),
             rung_of=np.arange(n, dtype=np.int64),
-            states=np.where(states == 0, np.uint64(1), states),
+            states=replica_states(seed, n),
             exchanges=np.zeros((n - 1, 2), dtype=np.int64),
         )
 
-    def run(self, first: int, sweeps: int, budget: int) -> int:
-        """Sweeps ``first`` .. ``first + sweeps - 1`` of ``budget`` proposals per replica,
-        each followed by its exchanges; stops after a sweep that solves. Returns sweeps run."""
+    def run(self, first: int, rounds: int, budget: int) -> int:
+        """Rounds ``first`` .. ``first + rounds - 1`` of ``budget`` proposals per replica,
+        each followed by its exchanges; stops after a round that solves. Returns rounds run."""
         arguments = (
             self.values,
             self.best_values,
@@ -357,11 +355,11 @@ class Replicas:
             self.stats,
             self.exchanges,
             first,
-            sweeps,
+            rounds,
             budget,
         )
-        compile_notice("the tempering sweeps", 3, _sweeps, arguments)
-        return int(_sweeps(*arguments))
+        compile_notice("the tempering rounds", 3, _rounds, arguments)
+        return int(_rounds(*arguments))
 
     @property
     def proposals(self) -> int:
@@ -385,13 +383,13 @@ def _drive(
     trace_every: int,
     seed: int,
 ) -> TemperingResult:
-    """Call the kernel in growing batches of sweeps, checking the limits and tracing between."""
+    """Call the kernel in growing batches of rounds, checking the limits and tracing between."""
     n = len(replicas.ladder)
-    per_sweep = n * exchange_every
+    per_round = n * exchange_every
     trace: list[tuple[float, ...]] = []
     marked = (0, 0)  # proposals and acceptances at the previous trace row
     start = time.perf_counter()
-    done_sweeps = 0
+    done_rounds = 0
     batch = 1
     stop = "max-proposals"
     while True:
@@ -402,19 +400,19 @@ def _drive(
             stop = "stuck"
             break
         left = max_proposals - replicas.proposals
-        # a last, shorter sweep uses what the cap leaves, so the cap is met but never passed
+        # a last, shorter round uses what the cap leaves, so the cap is met but never passed
         budget = min(exchange_every, left // n)
         if budget <= 0:
             break
         if time.perf_counter() - start > timeout:
             stop = "timeout"
             break
-        sweeps = min(batch, left // per_sweep) if budget == exchange_every else 1
-        if trace_every:  # end the batch at the sweep that reaches the next multiple
+        rounds = min(batch, left // per_round) if budget == exchange_every else 1
+        if trace_every:  # end the batch at the round that reaches the next multiple
             to_row = (marked[0] // trace_every + 1) * trace_every - replicas.proposals
-            sweeps = max(1, min(sweeps, -(-to_row // per_sweep)))
-        done_sweeps += replicas.run(done_sweeps, sweeps, budget)
-        batch = min(batch * 2, max(1, _LAST_CALL // per_sweep))
+            rounds = max(1, min(rounds, -(-to_row // per_round)))
+        done_rounds += replicas.run(done_rounds, rounds, budget)
+        batch = min(batch * 2, max(1, _LAST_CALL // per_round))
         if trace_every and replicas.proposals // trace_every > marked[0] // trace_every:
             marked = _add_row(trace, replicas, marked)
     seconds = time.perf_counter() - start
@@ -474,7 +472,7 @@ def exchange_probability(beta_i: float, beta_j: float, energy_i: int, energy_j: 
 
 
 @njit(cache=True)
-def _exchange(
+def exchange(
     betas: NDArray[np.float64],
     rung_of: NDArray[np.int64],
     energies: NDArray[np.int64],
@@ -503,7 +501,7 @@ def _exchange(
 
 
 @njit(cache=True, parallel=True)
-def _sweeps(
+def _rounds(
     values: IntArray,
     best_values: IntArray,
     place: IntArray,
@@ -524,14 +522,14 @@ def _sweeps(
     stats: NDArray[np.int64],
     exchanges: NDArray[np.int64],
     first: int,
-    sweeps: int,
+    rounds: int,
     budget: int,
 ) -> int:
-    """Sweeps of all replicas in parallel, each followed by exchanges; returns sweeps run."""
+    """Rounds of all replicas in parallel, each followed by exchanges; returns rounds run."""
     n = values.shape[0]
-    for t in range(sweeps):
+    for t in range(rounds):
         for r in prange(n):
-            _box_swap_chain(
+            swap_chain(
                 values[r],
                 best_values[r],
                 place[r],
@@ -552,5 +550,5 @@ def _sweeps(
             )
         if (stats[:, 0] == 0).any():
             return t + 1
-        _exchange(betas, rung_of, stats[:, 0].copy(), states, exchanges, (first + t) % 2)
-    return sweeps
+        exchange(betas, rung_of, stats[:, 0].copy(), states, exchanges, (first + t) % 2)
+    return rounds

@@ -1,0 +1,42 @@
+"""Argument checks the chains share: a name from a fixed set, temperatures, seeds and limits."""
+
+from __future__ import annotations
+
+import math
+
+from ndoku.errors import NdokuError
+
+
+def check_choice(value: str, names: tuple[str, ...], what: str) -> None:
+    """Refuse ``value`` unless it is one of ``names``, listing them.
+
+    >>> check_choice("cooling", ("constant", "exponential", "ramp"), "schedule")
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.NdokuError: unknown schedule 'cooling': choose constant, exponential or ramp
+    """
+    if value not in names:
+        listed = ", ".join(names[:-1]) + " or " + names[-1]
+        raise NdokuError(f"unknown {what} {value!r}: choose {listed}")
+
+
+def check_temperature(temperature: float, name: str = "temperature") -> None:
+    """Refuse a temperature that is not a positive number."""
+    if not (math.isfinite(temperature) and temperature > 0):
+        raise NdokuError(f"{name} must be a positive number, got {temperature}")
+
+
+def check_arguments(
+    temperature: float, seed: int, max_proposals: int, timeout: float, trace_every: int
+) -> None:
+    """Refuse what no chain can run with: a temperature that is not a positive number, a
+    negative seed, limit or trace stride, a timeout that is not positive."""
+    check_temperature(temperature)
+    if seed < 0:
+        raise NdokuError(f"seed must be 0 or more, got {seed}")
+    if max_proposals < 0:
+        raise NdokuError(f"max proposals must be 0 or more, got {max_proposals}")
+    if not (timeout > 0):
+        raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")
+    if trace_every < 0:
+        raise NdokuError(f"trace_every must be 0 (no trace) or more proposals, got {trace_every}")
