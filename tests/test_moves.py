@@ -341,7 +341,7 @@ BOX_36_ALLOWED = {1: (1, 2), 4: (2, 4), 5: (1, 4), 2: (2, 3, 4), 3: (3, 4), 7: (
 
 
 def masks_of(puzzle: Puzzle, allowed: dict[int, tuple[int, ...]]) -> np.ndarray:
-    """Candidate masks as ``ndoku.solvers.exact.candidates`` writes them (bit v − 1 for value v)."""
+    """Candidate masks as ``propagation.candidates`` writes them (bit v − 1 for value v)."""
     masks = np.zeros(puzzle.n_cells, dtype=np.uint64)
     for c in range(puzzle.n_cells):
         symbols = allowed.get(c, (int(puzzle.givens[c]),))

@@ -69,9 +69,7 @@ from ndoku.errors import NdokuError
 from ndoku.limits import CHAIN_MAX_SYMBOLS
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX, Units
-
-# candidates and fixed_values: propagation, which lives in the exact solver's module for now
-from ndoku.solvers import exact as propagation
+from ndoku.solvers import propagation
 from ndoku.solvers.random import generator
 
 IntArray = NDArray[np.int32]
@@ -182,9 +180,9 @@ def pruned(
 ) -> tuple[IntArray, NDArray[np.uint64] | None]:
     """The givens plus every cell propagation fixes, and every cell's candidates.
 
-    Propagation and all-different matching (:func:`ndoku.solvers.exact.candidates`) to a fixpoint:
-    every solution holds each cell's value among its candidates, so a chain may start from
-    them.
+    Propagation and all-different matching (:func:`ndoku.solvers.propagation.candidates`) to
+    a fixpoint: every solution holds each cell's value among its candidates, so a chain may
+    start from them.
 
     Returns
     -------

@@ -46,7 +46,6 @@ from __future__ import annotations
 from ndoku.solvers.exact.batch import PARALLEL_SECONDS, solve_batch, solve_many
 from ndoku.solvers.exact.kernels import STOPS
 from ndoku.solvers.exact.solver import PROBE_FROM, BatchResult, ExactResult, solve_exact
-from ndoku.solvers.propagation import candidates, fixed_values, propagate
 from ndoku.solvers.tables import LOCKED_FROM
 
 __all__ = [
@@ -56,9 +55,6 @@ __all__ = [
     "STOPS",
     "BatchResult",
     "ExactResult",
-    "candidates",
-    "fixed_values",
-    "propagate",
     "solve_batch",
     "solve_exact",
     "solve_many",
