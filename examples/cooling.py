@@ -17,11 +17,12 @@ from pathlib import Path
 from ndoku.model.puzzle import read_puzzles
 from ndoku.tasks.plot import plot_sweep
 from ndoku.tasks.solve import Options
-from ndoku.tasks.tune import parse_grid, settings_of, summarize, sweep, table
+from ndoku.tasks.tune import settings_of, summarize, sweep, table
+from ndoku.text.numbers import parse_numbers
 
 HERE = Path(__file__).parent
 MAX_PROPOSALS = 2_000_000
-T0S = parse_grid("0.1:1.5:0.1")
+T0S = parse_numbers("0.1:1.5:0.1")
 ALPHA = 0.999
 ALPHAS = [0.9, 0.99, 0.999, 0.9999, 0.99999]
 T0 = 0.5

@@ -17,10 +17,11 @@ from pathlib import Path
 from ndoku.model.puzzle import read_puzzles
 from ndoku.tasks.plot import plot_sweep
 from ndoku.tasks.solve import Options
-from ndoku.tasks.tune import fit_line, fit_minimum, parse_grid, settings_of, summarize, sweep, table
+from ndoku.tasks.tune import fit_line, fit_minimum, settings_of, summarize, sweep, table
+from ndoku.text.numbers import parse_numbers
 
 HERE = Path(__file__).parent
-GRID = parse_grid("0.15:0.6:0.025")
+GRID = parse_numbers("0.15:0.6:0.025")
 RUNS = 2
 #: Runs that hit this many proposals count as unsolved.
 MAX_PROPOSALS = 20_000_000

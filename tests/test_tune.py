@@ -15,7 +15,6 @@ from ndoku.tasks.tune import (
     Setting,
     bootstrap,
     fit_minimum,
-    parse_grid,
     settings_of,
     summarize,
     sweep,
@@ -23,30 +22,6 @@ from ndoku.tasks.tune import (
 )
 
 EASY4 = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
-
-
-def test_grids_include_their_stop() -> None:
-    grid = parse_grid("0.15:0.5:0.025")
-    assert len(grid) == 15 and grid[0] == 0.15 and grid[-1] == 0.5
-    assert parse_grid("0.3") == [0.3]
-    assert parse_grid("0.99, 0.999,0.9999") == [0.99, 0.999, 0.9999]
-    assert parse_grid("1:1:0.1") == [1.0]
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("0.5:0.2:0.1", "stops before it starts"),
-        ("0.2:0.5:0", "positive step"),
-        ("0.2:0.5:-0.1", "positive step"),
-        ("", "cannot read"),
-        ("hot", "cannot read"),
-        ("0.2,,0.3", "cannot read"),
-    ],
-)
-def test_bad_grids(text: str, message: str) -> None:
-    with pytest.raises(NdokuError, match=message):
-        parse_grid(text)
 
 
 def test_bad_settings() -> None:

@@ -284,7 +284,7 @@ def solve(
     status (none, limit, unsolved, multiple with --unique) when there is no answer.
     """
     from ndoku.tasks.solve import CHAIN_METHODS, Options, solve_all
-    from ndoku.tasks.tune import parse_grid
+    from ndoku.text.numbers import parse_numbers
 
     chain_asked = {
         "--moves": moves != "box",
@@ -313,7 +313,7 @@ def solve(
         timeout=timeout,
         moves=moves,
         schedule=_schedule(schedule, temperature, t0, alpha, beta_max, reheat),
-        ladder=None if ladder is None else tuple(parse_grid(ladder, "ladder")),
+        ladder=None if ladder is None else tuple(parse_numbers(ladder, "ladder")),
         replicas=replicas,
         exchange_every=exchange_every,
         trace_every=trace_every if trace_path or plot_path else 0,
@@ -1101,26 +1101,26 @@ def tune(
     from ndoku.tasks.tune import (
         fit_line,
         fit_minimum,
-        parse_grid,
         settings_of,
         summarize,
         sweep,
         table,
     )
+    from ndoku.text.numbers import parse_numbers
 
     puzzles = []
     for _, read in _read_all(files, symbols, layout):
         if read is None:
             raise Failure(EXIT_BAD_INPUT)
         puzzles += read
-    alphas = None if alpha is None else parse_grid(alpha, "alpha")
+    alphas = None if alpha is None else parse_numbers(alpha, "alpha")
     if temperatures is None:
         if alphas is None:
-            grid = parse_grid("0.15:0.5:0.025")
+            grid = parse_numbers("0.15:0.5:0.025")
         else:
             grid = [puzzle_temperature(puzzles[0], moves, pruned=method == "hybrid")]
     else:
-        grid = parse_grid(temperatures)
+        grid = parse_numbers(temperatures)
     settings = settings_of(grid, alphas)
     axis = "alpha" if alphas is not None and len(alphas) > 1 else "temperature"
     if alphas is not None and len(alphas) > 1 and len(grid) > 1 and plot_path is not None:

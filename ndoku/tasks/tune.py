@@ -3,7 +3,8 @@
 Glossary
 --------
 grid
-    The settings a sweep tries, written ``start:stop:step`` (stop included) or ``a,b,c``.
+    The settings a sweep tries: temperatures (and cooling rates), each a list of numbers
+    (:func:`~ndoku.text.numbers.parse_numbers`).
 setting
     One point of the grid: a constant temperature T, or an exponential schedule (T0, α).
 run
@@ -20,7 +21,6 @@ fit
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -36,35 +36,6 @@ FloatArray = NDArray[np.float64]
 #: Resamples of the bootstrap intervals; their seed is fixed so a report can be repeated.
 BOOTSTRAP = 2000
 _Z95 = 1.959963984540054
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-
-
-def parse_grid(text: str, what: str = "temperature") -> list[float]:
-    """The values of a grid: ``start:stop:step`` (stop included) or a comma-separated list.
-
-    Examples
-    --------
-    >>> parse_grid("0.2:0.3:0.05")
-    [0.2, 0.25, 0.3]
-    >>> parse_grid("0.25, 0.3")
-    [0.25, 0.3]
-    """
-    text = text.strip()
-    if re.fullmatch(rf"{_NUMBER}:{_NUMBER}:{_NUMBER}", text):
-        start, stop, step = (float(part) for part in text.split(":"))
-        if not step > 0:
-            raise NdokuError(f"the {what} grid {text!r} needs a positive step")
-        if stop < start:
-            raise NdokuError(f"the {what} grid {text!r} is empty: it stops before it starts")
-        count = math.floor((stop - start) / step + 1e-9) + 1
-        return [round(start + k * step, 12) for k in range(count)]
-    parts = [part.strip() for part in text.split(",")]
-    if not text or not all(re.fullmatch(_NUMBER, part) for part in parts):
-        raise NdokuError(
-            f"cannot read the {what} grid {text!r}: write start:stop:step (e.g. 0.15:0.5:0.025) "
-            "or a list such as 0.2,0.25,0.3"
-        )
-    return [float(part) for part in parts]
 
 
 @dataclass(frozen=True)
