@@ -1,4 +1,4 @@
-"""Sweep statistics: grids, Wilson and bootstrap intervals, the quadratic fit, sweeps."""
+"""Scan statistics: settings, Wilson and bootstrap intervals, the quadratic fit, scans."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from ndoku.tasks.tune import (
     Setting,
     bootstrap,
     fit_minimum,
+    scan,
     settings_of,
     summarize,
-    sweep,
     wilson,
 )
 
@@ -84,14 +84,14 @@ def test_summaries_count_solved_runs_only_in_times() -> None:
     assert cold.record()["mean_seconds"] == [None, None, None]
 
 
-def test_a_sweep_runs_every_setting_with_the_same_seeds() -> None:
+def test_a_scan_runs_every_setting_with_the_same_seeds() -> None:
     [puzzle] = read_puzzles(text=EASY4)
-    done = sweep([puzzle, puzzle], settings_of([0.2, 0.4]), 3, base=Options(seed=10))
+    done = scan([puzzle, puzzle], settings_of([0.2, 0.4]), 3, base=Options(seed=10))
     assert len(done) == 12 and all(run.solved for run in done)
     assert [run.seed for run in done[:6]] == [10, 11, 12, 10, 11, 12]
-    again = sweep([puzzle], settings_of([0.2]), 3, base=Options(seed=10))
+    again = scan([puzzle], settings_of([0.2]), 3, base=Options(seed=10))
     assert [r.proposals for r in again] == [r.proposals for r in done[:3]]
     with pytest.raises(NdokuError, match="chain"):
-        sweep([puzzle], settings_of([0.2]), 1, method="exact")
+        scan([puzzle], settings_of([0.2]), 1, method="exact")
     with pytest.raises(NdokuError, match="runs"):
-        sweep([puzzle], settings_of([0.2]), 0)
+        scan([puzzle], settings_of([0.2]), 0)

@@ -1101,9 +1101,9 @@ def tune(
     from ndoku.tasks.tune import (
         fit_line,
         fit_minimum,
+        scan,
         settings_of,
         summarize,
-        sweep,
         table,
     )
     from ndoku.text.numbers import parse_numbers
@@ -1134,7 +1134,7 @@ def tune(
         base = replace(base, max_proposals=max_proposals)
     total = len(settings) * len(puzzles) * runs
     with _progress(total, "tuning") as progress:
-        summaries = summarize(sweep(puzzles, settings, runs, method, base, progress))
+        summaries = summarize(scan(puzzles, settings, runs, method, base, progress))
     xs = [s.setting.value(axis) for s in summaries]
     fit = None
     if alphas is None or len(alphas) == 1 or len(grid) == 1:
@@ -1148,9 +1148,9 @@ def tune(
         click.echo(table(summaries))
         click.echo(fit_line(fit, name))
     if plot_path is not None:
-        from ndoku.tasks.plot import plot_sweep
+        from ndoku.tasks.plot import plot_scan
 
-        plot_sweep(summaries, xs, name, fit, plot_path)
+        plot_scan(summaries, xs, name, fit, plot_path)
 
 
 if __name__ == "__main__":  # pragma: no cover

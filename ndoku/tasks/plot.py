@@ -1,4 +1,4 @@
-"""Seeing the chain: energy traces as CSV and PNG, and the temperature-sweep figure.
+"""Seeing the chain: energy traces as CSV and PNG, and the figure of a temperature scan.
 
 Plots need matplotlib (``pip install 'ndoku[plot]'``); everything else here does not.
 
@@ -100,7 +100,7 @@ def plot_traces(traces: Sequence[LabelledTrace], path: str | Path, title: str = 
     _save(fig, path)
 
 
-def plot_sweep(
+def plot_scan(
     summaries: Sequence[Summary],
     xs: Sequence[float],
     xlabel: str,
@@ -110,7 +110,7 @@ def plot_sweep(
     xscale: str = "linear",
     title: str = "",
 ) -> None:
-    """Mean seconds (95% interval) and success rate against the swept value, with the fit.
+    """Mean seconds (95% interval) and success rate against the scanned value, with the fit.
 
     ``xscale`` is a matplotlib scale: ``logit`` spreads cooling rates such as 0.99, 0.999.
     """

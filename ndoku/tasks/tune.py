@@ -1,9 +1,9 @@
-"""Temperature sweeps: which temperature (or cooling rate) solves puzzles fastest?
+"""Temperature scans: which temperature (or cooling rate) solves puzzles fastest?
 
 Glossary
 --------
 grid
-    The settings a sweep tries: temperatures (and cooling rates), each a list of numbers
+    The settings a scan tries: temperatures (and cooling rates), each a list of numbers
     (:func:`~ndoku.text.numbers.parse_numbers`).
 setting
     One point of the grid: a constant temperature T, or an exponential schedule (T0, α).
@@ -14,7 +14,7 @@ summary
     Per setting: the share of runs that solved (with a Wilson 95% interval), and the mean and
     median seconds and proposals of the runs that solved (with bootstrap 95% intervals).
 fit
-    A quadratic through mean seconds against the swept value; its minimum is the classic
+    A quadratic through mean seconds against the scanned value; its minimum is the classic
     "best temperature" figure (the textbook finds T≈0.39 for single-site moves on 9×9).
 """
 
@@ -40,7 +40,7 @@ _Z95 = 1.959963984540054
 
 @dataclass(frozen=True)
 class Setting:
-    """A point of a sweep: constant ``temperature``, or exponential cooling from it by ``alpha``."""
+    """A point of a scan: constant ``temperature``, or exponential cooling from it by ``alpha``."""
 
     temperature: float
     alpha: float | None = None
@@ -139,7 +139,7 @@ class Summary:
         }
 
 
-def sweep(
+def scan(
     puzzles: Sequence[Puzzle],
     settings: Sequence[Setting],
     runs: int,
@@ -156,16 +156,14 @@ def sweep(
     --------
     >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> done = sweep([p], settings_of([0.25, 0.5]), runs=3)
+    >>> done = scan([p], settings_of([0.25, 0.5]), runs=3)
     >>> len(done), all(run.solved for run in done)
     (6, True)
     """
     if runs < 1:
         raise NdokuError(f"runs must be 1 or more, got {runs}")
     if method not in ("metropolis", "hybrid"):
-        raise NdokuError(
-            f"a sweep runs a chain at each setting: metropolis or hybrid, not {method}"
-        )
+        raise NdokuError(f"a scan runs a chain at each setting: metropolis or hybrid, not {method}")
     base = base or Options()
     done: list[Run] = []
     for setting in settings:
@@ -249,7 +247,7 @@ def bootstrap(sample: FloatArray, statistic: Callable[..., np.floating]) -> Inte
 
 @dataclass(frozen=True)
 class Fit:
-    """``seconds ≈ a·x² + b·x + c`` over the swept values; ``best`` is its minimum, if any."""
+    """``seconds ≈ a·x² + b·x + c`` over the scanned values; ``best`` is its minimum, if any."""
 
     a: float
     b: float
@@ -260,7 +258,7 @@ class Fit:
         return (self.a * x + self.b) * x + self.c
 
     def record(self, name: str) -> dict[str, object]:
-        """The fit as a JSON object; ``name`` is the swept parameter."""
+        """The fit as a JSON object; ``name`` is the scanned parameter."""
         return {"parameter": name, "a": self.a, "b": self.b, "c": self.c, "minimum": self.best}
 
 
