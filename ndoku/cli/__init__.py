@@ -10,7 +10,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -283,46 +283,31 @@ def solve(
     one-line puzzles (81 characters for 9×9) is a batch: one answer line per puzzle, or its
     status (none, limit, unsolved, multiple with --unique) when there is no answer.
     """
-    from ndoku.tasks.solve import CHAIN_METHODS, Options, solve_all
-    from ndoku.text.numbers import parse_numbers
+    from ndoku.tasks.settings import solve_options
+    from ndoku.tasks.solve import batch_summary, solve_runs
 
-    chain_asked = {
-        "--moves": moves != "box",
-        "--schedule": schedule is not None,
-        "--t0": t0 is not None,
-        "--alpha": alpha is not None,
-        "--beta-max": beta_max is not None,
-        "--reheat": reheat > 0,
-        "--ladder": ladder is not None,
-        "--replicas": replicas is not None,
-        "--exchange-every": exchange_every is not None,
-        "--no-prune": no_prune,
-        "--runs": runs > 1,
-        "--trace": trace_path is not None,
-        "--plot": plot_path is not None,
-    }
-    asked = [name for name, given in chain_asked.items() if given]
-    if asked and method not in CHAIN_METHODS:
-        raise NdokuError(
-            f"{', '.join(asked)} {'steers' if len(asked) == 1 else 'steer'} a Monte-Carlo "
-            "chain: add --method metropolis, hybrid or tempering"
-        )
-    options = Options(
+    options = solve_options(
+        method,
         seed=seed,
         temperature=temperature,
-        timeout=timeout,
         moves=moves,
-        schedule=_schedule(schedule, temperature, t0, alpha, beta_max, reheat),
-        ladder=None if ladder is None else tuple(parse_numbers(ladder, "ladder")),
+        max_proposals=max_proposals,
+        schedule=schedule,
+        t0=t0,
+        alpha=alpha,
+        beta_max=beta_max,
+        reheat=reheat,
+        ladder=ladder,
         replicas=replicas,
         exchange_every=exchange_every,
-        trace_every=trace_every if trace_path or plot_path else 0,
         prune=not no_prune,
+        runs=runs,
+        trace=trace_path is not None,
+        plot=plot_path is not None,
+        trace_every=trace_every,
+        timeout=timeout,
+        max_nodes=max_nodes,
     )
-    if max_proposals is not None:
-        options = replace(options, max_proposals=max_proposals)
-    if max_nodes is not None:
-        options = replace(options, max_nodes=max_nodes)
     if plot_path is not None:
         from ndoku.tasks.plot import pyplot
 
@@ -335,43 +320,34 @@ def solve(
             continue
         if len(files) > 1 and fmt == "grid":
             click.echo(f"# {path}")
-        runs_of: list[list[Any]] = []
         with _progress(len(puzzles) * runs) as progress:
-            for r in range(runs):
-                step = None if progress is None else _offset(progress, r * len(puzzles))
-                outcomes = solve_all(
-                    puzzles,
-                    method,
-                    replace(options, seed=seed + r),
-                    jobs=_jobs(jobs),
-                    progress=step,
-                )
-                runs_of.append(outcomes)
+            per_puzzle = solve_runs(
+                puzzles, method, options, runs, jobs=_jobs(jobs), progress=progress
+            )
         batch = len(puzzles) > 1
-        per_puzzle = list(zip(*runs_of, strict=True))
         for number, tried in enumerate(per_puzzle, start=1):
-            outcome = _representative(tried)
-            shown = outcome.answered and not (unique and outcome.status == "multiple")
+            outcome = tried.representative
+            shown = outcome.shown(unique)
             if not shown:
                 status = max(status, EXIT_UNSOLVED)
-            if not batch and (not shown or outcome.status == "multiple"):
-                click.echo(f"ndoku: {path}: {_status_message(outcome, shown)}", err=True)
+            message = outcome.message(unique)
+            if not batch and message is not None:
+                click.echo(f"ndoku: {path}: {message}", err=True)
             if runs > 1 and not batch:
-                click.echo(f"ndoku: {path}: {_runs_summary(tried)}", err=True)
+                click.echo(f"ndoku: {path}: {tried.summary()}", err=True)
             if fmt == "json":
-                for run in tried:
-                    run_shown = run.answered and not (unique and run.status == "multiple")
-                    click.echo(json.dumps(_json_record(path, number, batch, run, run_shown)))
+                for run in tried.outcomes:
+                    click.echo(json.dumps(_file_record(path, number, batch) | run.record(unique)))
             elif pretty:
-                _print_pretty(outcome, shown)
+                _print_pretty(outcome, unique)
             elif shown:
                 click.echo(outcome.puzzle.text(outcome.values), nl=False)
             elif outcome.puzzle.grid.style.kind == "line":
                 click.echo(outcome.status)
             label = f"{path}#{number}" if batch else path
-            traces += [_labelled(label, run) for run in tried if run.trace is not None]
+            traces += [_labelled(label, run) for run in tried.outcomes if run.trace is not None]
         if batch:
-            click.echo(f"ndoku: {path}: {_summary([o for run in runs_of for o in run])}", err=True)
+            click.echo(f"ndoku: {path}: {batch_summary(per_puzzle)}", err=True)
         if len(files) > 1 and fmt == "grid":
             click.echo()
     _write_traces(traces, trace_path, plot_path)
@@ -379,61 +355,10 @@ def solve(
         raise Failure(status)
 
 
-def _schedule(
-    kind: str | None,
-    temperature: float | None,
-    t0: float | None,
-    alpha: float | None,
-    beta_max: float | None,
-    reheat: int,
-) -> Any:
-    """The schedule the options ask for, or None for the plain constant-temperature chain."""
-    from ndoku.solvers.chains.metropolis import Schedule
-
-    if kind is None:
-        kind = "exponential" if alpha is not None else "ramp" if beta_max is not None else None
-    if kind is None and t0 is None and not reheat:
-        return None
-    kind = kind or "constant"
-    if alpha is not None and kind != "exponential":
-        raise NdokuError(f"--alpha is the rate of exponential cooling, not of a {kind} schedule")
-    if beta_max is not None and kind != "ramp":
-        raise NdokuError(f"--beta-max ends a ramp, not a {kind} schedule")
-    if temperature is not None:
-        raise NdokuError("a schedule starts at --t0: --temperature is for a constant chain")
-    settings: dict[str, Any] = {"kind": kind, "t0": t0, "reheat": reheat}
-    if alpha is not None:
-        settings["alpha"] = alpha
-    if beta_max is not None:
-        settings["beta_max"] = beta_max
-    return Schedule(**settings)
-
-
-def _offset(progress: Callable[[int], None], before: int) -> Callable[[int], None]:
-    return lambda done: progress(before + done)
-
-
-def _representative(tried: Sequence[Any]) -> Any:
-    """The run a puzzle is shown by: the first that answered, else the lowest best energy."""
-    for run in tried:
-        if run.answered:
-            return run
-    return min(tried, key=lambda run: run.stats.get("best_energy", 0))
-
-
-def _runs_summary(tried: Sequence[Any]) -> str:
-    solved = [run for run in tried if run.answered]
-    text = f"{len(solved)} of {len(tried)} runs solved"
-    if solved:
-        seconds = sorted(run.seconds for run in solved)
-        text += f", median {seconds[len(seconds) // 2]:.3f} s"
-    return text
-
-
 def _labelled(label: str, outcome: Any) -> Any:
     from ndoku.tasks.plot import LabelledTrace
 
-    return LabelledTrace(label, outcome.figure("seed"), outcome.trace)
+    return LabelledTrace(label, outcome.result.seed, outcome.trace)
 
 
 def _write_traces(traces: list[Any], trace_path: str | None, plot_path: str | None) -> None:
@@ -478,7 +403,8 @@ def count(
 
     Exit status 1 when a node or time limit stopped a count before it was certain.
     """
-    from ndoku.tasks.solve import Options, solve_all
+    from ndoku.tasks.count import count_all
+    from ndoku.tasks.solve import Options
 
     options = Options(timeout=timeout, limit=limit)
     if max_nodes is not None:
@@ -491,28 +417,15 @@ def count(
         if len(files) > 1 and fmt == "text":
             click.echo(f"# {path}")
         with _progress(len(puzzles)) as progress:
-            outcomes = solve_all(puzzles, "exact", options, jobs=_jobs(jobs), progress=progress)
-        for number, outcome in enumerate(outcomes, start=1):
-            found = outcome.figure("count")
-            stop = outcome.stats["stop"]
-            certain = stop in ("complete", "solutions")
-            if not certain:
+            counts = count_all(puzzles, options, jobs=_jobs(jobs), progress=progress)
+        for number, counted in enumerate(counts, start=1):
+            if not counted.certain:
                 status = max(status, EXIT_UNSOLVED)
             if fmt == "json":
-                record: dict[str, Any] = {"file": path}
-                if len(puzzles) > 1:
-                    record["puzzle"] = number
-                record |= {"count": found, "at_least": stop != "complete", "limit": limit}
-                record |= {k: outcome.stats[k] for k in ("nodes", "guesses", "stop")}
-                record["seconds"] = round(outcome.seconds, 6)
+                record = _file_record(path, number, len(puzzles) > 1) | counted.record()
                 click.echo(json.dumps(record))
-            elif stop == "complete":
-                click.echo(str(found))
-            elif certain:
-                click.echo(f"≥{found}")
             else:
-                reason = "node limit" if stop == "nodes" else "timeout"
-                click.echo(f"≥{found} ({reason})")
+                click.echo(counted.text())
         if len(files) > 1 and fmt == "text":
             click.echo()
     if status:
@@ -567,81 +480,23 @@ def _read_all(
             yield name, None
 
 
-def _status_message(outcome: Any, shown: bool) -> str:
-    """Why a puzzle has no printed answer, or that its answer is not the only one."""
-    stats = outcome.stats
-    if outcome.status == "multiple":
-        what = "the first one found is printed" if shown else "refused by --unique"
-        return f"more than one solution ({stats['count']} found before stopping): {what}"
-    if outcome.status == "none":
-        return "no solution: the givens contradict each other (proved)"
-    if outcome.status == "limit":
-        reason = "node limit (--max-nodes)" if stats["stop"] == "nodes" else "timeout"
-        return f"no answer yet: the exact search hit the {reason} after {stats['nodes']:,} nodes"
-    reason = {"timeout": "the timeout", "max-proposals": "the proposal limit"}.get(
-        str(stats["stop"]), str(stats["stop"])
-    )
-    return (
-        f"unsolved: stopped by {reason} after {stats['proposals']:,} proposals; best energy "
-        f"{stats['best_energy']} (0 is solved). Try another --seed, a longer --timeout, "
-        "--method auto, or --pretty to see the conflicts."
-    )
+def _file_record(path: str, number: int, batch: bool) -> dict[str, Any]:
+    """The start of a JSON line: the file, and the puzzle's number in a batch."""
+    return {"file": path, "puzzle": number} if batch else {"file": path}
 
 
-def _summary(outcomes: list[Any]) -> str:
-    """``1000 puzzles: 998 solved, 2 multiple`` in status order."""
-    counts: dict[str, int] = {}
-    for outcome in outcomes:
-        counts[outcome.status] = counts.get(outcome.status, 0) + 1
-    seconds = sum(o.seconds for o in outcomes)
-    parts = ", ".join(f"{k} {status}" for status, k in counts.items())
-    return f"{len(outcomes)} puzzles: {parts} ({seconds:.3f} s solving)"
-
-
-def _json_record(path: str, number: int, batch: bool, outcome: Any, shown: bool) -> dict[str, Any]:
-    record: dict[str, Any] = {"file": path}
-    if batch:
-        record["puzzle"] = number
-    record["status"] = outcome.status
-    solution = outcome.puzzle.text(outcome.values).rstrip("\n") if shown else None
-    record["solution"] = solution
-    record["method"] = outcome.method
-    record["seconds"] = round(outcome.seconds, 6)
-    record.update(outcome.stats)
-    return record
-
-
-def _print_pretty(outcome: Any, shown: bool) -> None:
+def _print_pretty(outcome: Any, unique: bool) -> None:
     from rich.console import Console
 
     from ndoku.tasks.render import describe, draw, headers
 
     console = Console(highlight=False)
-    stats = outcome.stats
     for line in headers(outcome.puzzle):
         console.print(line, style="dim", markup=False)
-    if outcome.values is not None and (shown or outcome.status == "unsolved"):
-        console.print(draw(outcome.puzzle, outcome.values), soft_wrap=True)
-    else:
-        console.print(draw(outcome.puzzle), soft_wrap=True)
+    console.print(draw(outcome.puzzle, outcome.drawn(unique)), soft_wrap=True)
     # Comment lines, so that the drawing reads back as a puzzle.
     console.print(f"# {describe(outcome.puzzle)}", style="dim", markup=False)
-    if outcome.status == "unsolved":
-        summary = f"best grid reached (energy {stats['best_energy']}), conflicts in red"
-    elif not shown:
-        summary = f"{outcome.status}: the givens are shown"
-    elif "proposals" in stats:
-        summary = (
-            f"solved by {outcome.method} in {outcome.seconds:.3f} s: {stats['proposals']:,} "
-            f"proposals, seed {stats['seed']}, T = {stats['temperature']:g}"
-        )
-    else:
-        proof = {True: "unique", False: "not unique", None: "uniqueness not checked"}
-        summary = (
-            f"solved by {outcome.method} in {outcome.seconds * 1000:.2f} ms: "
-            f"{proof[stats['unique']]}, {stats['nodes']:,} nodes, {stats['guesses']:,} guesses"
-        )
-    console.print(f"# {summary}", style="dim", markup=False)
+    console.print(f"# {outcome.caption(unique)}", style="dim", markup=False)
 
 
 @main.command()
@@ -969,10 +824,7 @@ def rate(
                 if rating.level is None:
                     status = max(status, EXIT_UNSOLVED)
                 if fmt == "json":
-                    record: dict[str, Any] = {"file": path}
-                    if len(puzzles) > 1:
-                        record["puzzle"] = number
-                    record |= rating.record()
+                    record = _file_record(path, number, len(puzzles) > 1) | rating.record()
                     record["seconds"] = round(time.perf_counter() - start, 6)
                     click.echo(json.dumps(record))
                 else:

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.metropolis import Schedule
+from ndoku.solvers.chains.metropolis import ChainResult, Schedule
 from ndoku.tasks.solve import Options, solve
 
 FloatArray = NDArray[np.float64]
@@ -171,8 +171,9 @@ def scan(
             for r in range(runs):
                 seed = base.seed + r
                 outcome = solve(puzzle, method, setting.options(base, seed))
-                # hybrid pruning can end a run before the chain starts: no proposals
-                proposals = outcome.figure("proposals")
+                result = outcome.result
+                # a chain's; pruning that proves there is no solution leaves it at 0
+                proposals = result.proposals if isinstance(result, ChainResult) else 0
                 done.append(
                     Run(setting, number, seed, outcome.answered, outcome.seconds, proposals)
                 )
