@@ -14,7 +14,7 @@ labelled trace
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.solvers.chains.metropolis import TRACE_COLUMNS
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
+from ndoku.tasks.solve import Outcome
 from ndoku.tasks.tune import Fit, Summary
 
 
@@ -34,6 +35,16 @@ class LabelledTrace:
     file: str
     seed: int
     rows: NDArray[np.float64]
+
+
+def labelled_traces(file: str, outcomes: Iterable[Outcome]) -> list[LabelledTrace]:
+    """The traces of the chains among ``outcomes`` that kept one, each labelled ``file`` and
+    its seed."""
+    return [
+        LabelledTrace(file, outcome.result.seed, outcome.trace)
+        for outcome in outcomes
+        if outcome.trace is not None and isinstance(outcome.result, ChainResult)
+    ]
 
 
 def write_trace_csv(traces: Sequence[LabelledTrace], path: str | Path) -> None:
