@@ -70,6 +70,18 @@ def limit_options(command: F) -> F:
     )(command)
 
 
+def format_option(formats: tuple[str, ...], help: str) -> Callable[[F], F]:
+    """``--format``, one of ``formats`` (the first is the default), into the ``fmt`` argument."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(formats),
+        default=formats[0],
+        show_default=True,
+        help=help,
+    )
+
+
 def chain_options(command: F) -> F:
     """Options of the Monte-Carlo chain that solve and tune share."""
     command = click.option(

@@ -15,6 +15,7 @@ from ndoku.cli.common import (
     Failure,
     chain_options,
     file_record,
+    format_option,
     progress_bar,
     puzzle_options,
     read_all,
@@ -47,13 +48,9 @@ from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TIMEOUT
     help="Seconds for each exact search; a chain runs at most 10 s.",
 )
 @puzzle_options
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: one line per puzzle; json: one object per puzzle and line.",
+@format_option(
+    ("text", "json"),
+    "text: one line per puzzle; json: one object per puzzle and line.",
 )
 def rate(
     files: tuple[str, ...],
@@ -187,13 +184,9 @@ def _rating_line(rating: Any) -> str:
     default=None,
     help="Draw mean time and success against the swept value, with the fit (PNG).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: a table and the fit; json: one object per setting, then one for the fit.",
+@format_option(
+    ("text", "json"),
+    "text: a table and the fit; json: one object per setting, then one for the fit.",
 )
 def tune(
     files: tuple[str, ...],

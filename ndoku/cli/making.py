@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ndoku.cli.common import EXIT_UNSOLVED, Failure, progress_bar
+from ndoku.cli.common import EXIT_UNSOLVED, Failure, format_option, progress_bar
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT
 
@@ -54,13 +54,9 @@ from ndoku.limits import DEFAULT_TIMEOUT
     show_default=True,
     help="Seconds per puzzle; then the puzzle reached so far (still unique) is printed.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["grid", "line", "json"]),
-    default="grid",
-    show_default=True,
-    help="grid: the layout's shape with its headers; line: one line per puzzle (single "
+@format_option(
+    ("grid", "line", "json"),
+    "grid: the layout's shape with its headers; line: one line per puzzle (single "
     "grids); json: one object per puzzle and line, with the solution and the rating.",
 )
 def generate(

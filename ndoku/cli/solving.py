@@ -14,6 +14,7 @@ from ndoku.cli.common import (
     Failure,
     chain_options,
     file_record,
+    format_option,
     limit_options,
     progress_bar,
     puzzle_options,
@@ -138,14 +139,9 @@ if TYPE_CHECKING:
 )
 @limit_options
 @puzzle_options
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["grid", "json"]),
-    default="grid",
-    show_default=True,
-    help="grid: the solution in the input's own shape; json: one object per puzzle (per run) "
-    "and line.",
+@format_option(
+    ("grid", "json"),
+    "grid: the solution in the input's own shape; json: one object per puzzle (per run) and line.",
 )
 @click.option("--pretty", is_flag=True, help="Draw the grid with box borders and colours.")
 def solve(
@@ -278,13 +274,9 @@ def _write_traces(
 )
 @limit_options
 @puzzle_options
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: one count per puzzle and line (0, 1, … or ≥LIMIT); json: one object per line.",
+@format_option(
+    ("text", "json"),
+    "text: one count per puzzle and line (0, 1, … or ≥LIMIT); json: one object per line.",
 )
 def count(
     files: tuple[str, ...],
