@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import replace
-from typing import Any
 
 import click
 
@@ -68,8 +67,8 @@ def rate(
     what it took, and the Metropolis opinion: the median proposals of the chains. Exit status
     1 when a puzzle could not be rated (no solution, several, or the search hit --timeout).
     """
-    from ndoku.tasks.rate import LEVELS
     from ndoku.tasks.rate import rate as rate_puzzle
+    from ndoku.tasks.rate import ratings_summary
 
     status = 0
     for path, puzzles in read_all(files, symbols, layout):
@@ -93,49 +92,15 @@ def rate(
                     record["seconds"] = round(time.perf_counter() - start, 6)
                     click.echo(json.dumps(record))
                 else:
-                    click.echo(_rating_line(rating))
+                    click.echo(rating.text())
                 if progress is not None:
                     progress(number)
         if len(puzzles) > 1:
-            levels = [r.level for r in ratings]
-            parts = [f"{levels.count(level)} {level}" for level in LEVELS]
-            unrated = levels.count(None)
-            parts += [f"{unrated} not rated"] if unrated else []
-            scores = sorted(r.score for r in ratings if r.score is not None)
-            median = f"; median score {scores[len(scores) // 2]:.2f}" if scores else ""
-            click.echo(
-                f"ndoku: {path}: {len(puzzles)} puzzles: {', '.join(parts)}{median}", err=True
-            )
+            click.echo(f"ndoku: {path}: {ratings_summary(ratings)}", err=True)
         if len(files) > 1 and fmt == "text":
             click.echo()
     if status:
         raise Failure(status)
-
-
-def _rating_line(rating: Any) -> str:
-    """``hard    3.58  2 guesses, 5 nodes; chains 1,234,567 proposals (3/3 solved)``."""
-    if rating.level is None:
-        why = {
-            "multiple": "more than one solution",
-            "none": "no solution",
-            "limit": "the exact search hit the timeout",
-        }[rating.status]
-        return f"not rated: {why}"
-    if rating.level == "easy":
-        how = f"naked singles, {rating.rounds} rounds"
-    elif rating.level == "medium":
-        how = f"naked and hidden singles, {rating.rounds} rounds"
-    else:
-        guesses = f"{rating.guesses:,} guess" + ("" if rating.guesses == 1 else "es")
-        how = f"{guesses}, {rating.nodes:,} nodes"
-    line = f"{rating.level:<7} {rating.score:5.2f}  {how}"
-    if rating.chains:
-        bound = "≥" if rating.at_least else ""
-        line += (
-            f"; chains {bound}{rating.proposals:,} proposals ({rating.chains_solved}/"
-            f"{rating.chains} solved)"
-        )
-    return line
 
 
 @click.command()
