@@ -11,10 +11,12 @@ from ndoku.errors import NdokuError
 from ndoku.model.puzzle import read_puzzles
 from ndoku.tasks.solve import Options
 from ndoku.tasks.tune import (
+    Grid,
     Run,
     Setting,
     bootstrap,
     fit_minimum,
+    grid_of,
     scan,
     settings_of,
     summarize,
@@ -95,3 +97,21 @@ def test_a_scan_runs_every_setting_with_the_same_seeds() -> None:
         scan([puzzle], settings_of([0.2]), 1, method="exact")
     with pytest.raises(NdokuError, match="runs"):
         scan([puzzle], settings_of([0.2]), 0)
+
+
+def test_a_grid_runs_along_the_one_value_that_varies() -> None:
+    [puzzle] = read_puzzles(text=EASY4)
+    constant = grid_of("0.2:0.3:0.05", None, puzzle)
+    assert constant.temperatures == (0.2, 0.25, 0.3) and constant.alphas is None
+    assert (constant.parameter, constant.name, constant.one_axis) == ("temperature", "T", True)
+    starts = grid_of("0.2,0.3", "0.99", puzzle)
+    assert (starts.parameter, starts.name, starts.one_axis) == ("temperature", "T0", True)
+    rates = grid_of(None, "0.9,0.99", puzzle, "single")
+    assert len(rates.temperatures) == 1 and (rates.parameter, rates.name) == ("alpha", "alpha")
+    both = Grid((0.2, 0.3), (0.9, 0.99))
+    assert not both.one_axis and len(both.settings) == 4
+    runs = [Run(setting, 0, 0, True, 1.0, 10) for setting in both.settings]
+    assert both.fit(summarize(runs)) is None
+    assert len(grid_of(None, None, puzzle).temperatures) == 15
+    with pytest.raises(NdokuError, match="positive"):
+        Grid((0.2, -0.1))

@@ -20,7 +20,7 @@ from ndoku.cli.common import (
     read_all,
 )
 from ndoku.errors import NdokuError
-from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TIMEOUT
+from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TEMPERATURES, TUNE_TIMEOUT
 
 
 @click.command()
@@ -110,7 +110,7 @@ def rate(
     metavar="GRID",
     default=None,
     help="Temperatures to try, start:stop:step or a,b,c; with --alpha, the start temperatures "
-    "T0 [default: 0.15:0.5:0.025, with --alpha the moves' default T].",
+    f"T0 [default: {TUNE_TEMPERATURES}, with --alpha the moves' default T].",
 )
 @click.option(
     "--alpha",
@@ -174,34 +174,16 @@ def tune(
     and proposals of the solved runs (95% bootstrap intervals). A quadratic fitted to the
     mean seconds gives the best value of the swept parameter.
     """
-    from ndoku.solvers.chains.metropolis import puzzle_temperature
     from ndoku.tasks.solve import Options
-    from ndoku.tasks.tune import (
-        fit_line,
-        fit_minimum,
-        scan,
-        settings_of,
-        summarize,
-        table,
-    )
-    from ndoku.text.numbers import parse_numbers
+    from ndoku.tasks.tune import fit_line, grid_of, scan, summarize, table
 
     puzzles = []
     for _, read in read_all(files, symbols, layout):
         if read is None:
             raise Failure(EXIT_BAD_INPUT)
         puzzles += read
-    alphas = None if alpha is None else parse_numbers(alpha, "alpha")
-    if temperatures is None:
-        if alphas is None:
-            grid = parse_numbers("0.15:0.5:0.025")
-        else:
-            grid = [puzzle_temperature(puzzles[0], moves, pruned=method == "hybrid")]
-    else:
-        grid = parse_numbers(temperatures)
-    settings = settings_of(grid, alphas)
-    axis = "alpha" if alphas is not None and len(alphas) > 1 else "temperature"
-    if alphas is not None and len(alphas) > 1 and len(grid) > 1 and plot_path is not None:
+    grid = grid_of(temperatures, alpha, puzzles[0], moves, method)
+    if plot_path is not None and not grid.one_axis:
         raise NdokuError("a plot sweeps one value: give one T0 or one alpha")
     if plot_path is not None:
         from ndoku.tasks.plot import pyplot
@@ -210,22 +192,19 @@ def tune(
     base = Options(seed=seed, timeout=timeout, moves=moves)
     if max_proposals is not None:
         base = replace(base, max_proposals=max_proposals)
+    settings = grid.settings
     total = len(settings) * len(puzzles) * runs
     with progress_bar(total, "tuning") as progress:
         summaries = summarize(scan(puzzles, settings, runs, method, base, progress))
-    xs = [s.setting.value(axis) for s in summaries]
-    fit = None
-    if alphas is None or len(alphas) == 1 or len(grid) == 1:
-        fit = fit_minimum(xs, [s.mean_seconds.value for s in summaries])
-    name = "alpha" if axis == "alpha" else "T0" if alphas is not None else "T"
+    fit = grid.fit(summaries)
     if fmt == "json":
         for summary in summaries:
             click.echo(json.dumps(summary.record()))
-        click.echo(json.dumps({"fit": None if fit is None else fit.record(name)}))
+        click.echo(json.dumps({"fit": None if fit is None else fit.record(grid.name)}))
     else:
         click.echo(table(summaries))
-        click.echo(fit_line(fit, name))
+        click.echo(fit_line(fit, grid.name))
     if plot_path is not None:
         from ndoku.tasks.plot import plot_scan
 
-        plot_scan(summaries, xs, name, fit, plot_path)
+        plot_scan(summaries, grid.values(summaries), grid.name, fit, plot_path)

@@ -28,9 +28,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
+from ndoku.limits import TUNE_TEMPERATURES
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.metropolis import ChainResult, Schedule
+from ndoku.solvers.chains.metropolis import ChainResult, Schedule, puzzle_temperature
 from ndoku.tasks.solve import Options, solve
+from ndoku.text.numbers import parse_numbers
 
 FloatArray = NDArray[np.float64]
 #: Resamples of the bootstrap intervals; their seed is fixed so a report can be repeated.
@@ -78,6 +80,82 @@ def settings_of(
         if not 0 < a <= 1:
             raise NdokuError(f"alpha must lie in (0, 1], got {a:g}")
     return [Setting(t, a) for t in temperatures for a in alphas]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The settings of a scan: every temperature (T, or T0 when cooling) with every cooling
+    rate (none: constant T).
+
+    The scan runs along the cooling rates when there are several, else along the
+    temperatures; a fit and a plot need one of the two fixed (:attr:`one_axis`).
+    """
+
+    temperatures: tuple[float, ...]
+    alphas: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        settings_of(self.temperatures, self.alphas)  # refuses what no chain can run
+
+    @property
+    def settings(self) -> list[Setting]:
+        """Every setting, temperature by temperature (see :func:`settings_of`)."""
+        return settings_of(self.temperatures, self.alphas)
+
+    @property
+    def one_axis(self) -> bool:
+        """True when only one of the temperatures and the cooling rates varies."""
+        return self.alphas is None or len(self.alphas) == 1 or len(self.temperatures) == 1
+
+    @property
+    def parameter(self) -> str:
+        """``alpha`` when several cooling rates are tried, else ``temperature``."""
+        return "alpha" if self.alphas is not None and len(self.alphas) > 1 else "temperature"
+
+    @property
+    def name(self) -> str:
+        """The parameter as the table and the fit write it: ``alpha``, ``T0`` or ``T``."""
+        if self.parameter == "alpha":
+            return "alpha"
+        return "T" if self.alphas is None else "T0"
+
+    def values(self, summaries: Sequence[Summary]) -> list[float]:
+        """The value of the parameter at each summary's setting."""
+        return [s.setting.value(self.parameter) for s in summaries]
+
+    def fit(self, summaries: Sequence[Summary]) -> Fit | None:
+        """The quadratic fit of mean seconds along the parameter (None unless one axis)."""
+        if not self.one_axis:
+            return None
+        return fit_minimum(self.values(summaries), [s.mean_seconds.value for s in summaries])
+
+
+def grid_of(
+    temperatures: str | None,
+    alphas: str | None,
+    puzzle: Puzzle,
+    moves: str = "box",
+    method: str = "metropolis",
+) -> Grid:
+    """The grid ``ndoku tune`` asks for, each list written as for
+    :func:`~ndoku.text.numbers.parse_numbers`.
+
+    Without temperatures: :data:`~ndoku.limits.TUNE_TEMPERATURES`, or when cooling, the
+    temperature ``moves`` start from on ``puzzle`` (pruned for ``hybrid``).
+
+    >>> from ndoku.tasks.generate import layout_puzzle
+    >>> grid = grid_of(None, "0.99,0.999", layout_puzzle("9x9"))
+    >>> grid.temperatures, grid.parameter, grid.name, len(grid.settings)
+    ((0.3,), 'alpha', 'alpha', 2)
+    """
+    rates = None if alphas is None else tuple(parse_numbers(alphas, "alpha"))
+    if temperatures is not None:
+        values = tuple(parse_numbers(temperatures))
+    elif rates is None:
+        values = tuple(parse_numbers(TUNE_TEMPERATURES))
+    else:
+        values = (puzzle_temperature(puzzle, moves, pruned=method == "hybrid"),)
+    return Grid(values, rates)
 
 
 @dataclass(frozen=True)
