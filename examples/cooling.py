@@ -15,13 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ndoku.model.puzzle import read_puzzles
-from ndoku.tasks.plot import plot_sweep
+from ndoku.tasks.plot import plot_scan
 from ndoku.tasks.solve import Options
-from ndoku.tasks.tune import parse_grid, settings_of, summarize, sweep, table
+from ndoku.tasks.tune import scan, settings_of, summarize, table
+from ndoku.text.numbers import parse_numbers
 
 HERE = Path(__file__).parent
 MAX_PROPOSALS = 2_000_000
-T0S = parse_grid("0.1:1.5:0.1")
+T0S = parse_numbers("0.1:1.5:0.1")
 ALPHA = 0.999
 ALPHAS = [0.9, 0.99, 0.999, 0.9999, 0.99999]
 T0 = 0.5
@@ -32,17 +33,17 @@ def main() -> None:
     puzzles = read_puzzles(data / "kaggle50.txt") + read_puzzles(data / "euler50.txt")
     base = Options(moves="row", max_proposals=MAX_PROPOSALS, timeout=10.0)
     figures = HERE / "figures"
-    t0_sweep = summarize(sweep(puzzles, settings_of(T0S, [ALPHA]), 1, base=base))
-    print(table(t0_sweep), end="\n\n")
+    t0_scan = summarize(scan(puzzles, settings_of(T0S, [ALPHA]), 1, base=base))
+    print(table(t0_scan), end="\n\n")
     label = f"T0 (row moves, exponential cooling with alpha = {ALPHA}, {len(puzzles)} puzzles)"
-    plot_sweep(t0_sweep, T0S, label, None, figures / "cooling_t0.png")
+    plot_scan(t0_scan, T0S, label, None, figures / "cooling_t0.png")
     # alpha = 1 is no cooling at all: the constant chain at T0, the baseline of the figure
-    alpha_sweep = summarize(sweep(puzzles, settings_of([T0], [*ALPHAS, 1.0]), 1, base=base))
-    print(table(alpha_sweep))
-    *cooling, constant = alpha_sweep
+    alpha_scan = summarize(scan(puzzles, settings_of([T0], [*ALPHAS, 1.0]), 1, base=base))
+    print(table(alpha_scan))
+    *cooling, constant = alpha_scan
     label = f"alpha (row moves, exponential cooling from T0 = {T0}, {len(puzzles)} puzzles)"
     title = f"no cooling (alpha = 1): {constant.solved} of {constant.runs} solved"
-    plot_sweep(
+    plot_scan(
         cooling, ALPHAS, label, None, figures / "cooling_alpha.png", xscale="logit", title=title
     )
 

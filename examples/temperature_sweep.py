@@ -15,12 +15,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ndoku.model.puzzle import read_puzzles
-from ndoku.tasks.plot import plot_sweep
+from ndoku.tasks.plot import plot_scan
 from ndoku.tasks.solve import Options
-from ndoku.tasks.tune import fit_line, fit_minimum, parse_grid, settings_of, summarize, sweep, table
+from ndoku.tasks.tune import fit_line, fit_minimum, scan, settings_of, summarize, table
+from ndoku.text.numbers import parse_numbers
 
 HERE = Path(__file__).parent
-GRID = parse_grid("0.15:0.6:0.025")
+GRID = parse_numbers("0.15:0.6:0.025")
 RUNS = 2
 #: Runs that hit this many proposals count as unsolved.
 MAX_PROPOSALS = 20_000_000
@@ -30,12 +31,12 @@ def main() -> None:
     puzzles = read_puzzles(HERE / "data" / "euler50.txt")
     for moves in ("single", "box"):
         base = Options(moves=moves, max_proposals=MAX_PROPOSALS, timeout=10.0)
-        summaries = summarize(sweep(puzzles, settings_of(GRID), RUNS, base=base))
+        summaries = summarize(scan(puzzles, settings_of(GRID), RUNS, base=base))
         temperatures = [s.setting.temperature for s in summaries]
         fit = fit_minimum(temperatures, [s.mean_seconds.value for s in summaries])
         print(f"{moves} moves\n{table(summaries)}\n{fit_line(fit, 'T')}\n")
         path = HERE / "figures" / f"sweep_{moves}.png"
-        plot_sweep(
+        plot_scan(
             summaries, temperatures, f"T ({moves} moves, 50 puzzles × {RUNS} runs)", fit, path
         )
 

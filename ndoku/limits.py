@@ -27,5 +27,7 @@ RATE_MAX_PROPOSALS = 100_000_000
 RATE_CHAIN_TIMEOUT = 10.0
 #: Seconds per chain of ``ndoku tune`` before the run counts as unsolved.
 TUNE_TIMEOUT = 10.0
+#: Temperatures ``ndoku tune`` tries when none are given and none is cooled.
+TUNE_TEMPERATURES = "0.15:0.5:0.025"
 #: Proposals between two traced points of a chain (``--trace``, ``--plot``).
 DEFAULT_TRACE_EVERY = 1000

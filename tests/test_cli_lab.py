@@ -205,7 +205,7 @@ def test_tune_reports_every_setting_and_a_fit(run: CliRun, easy9: Path, tmp_path
     assert set(records[-1]) == {"fit"}
 
 
-def test_tune_sweeps_cooling_rates(run: CliRun, easy9: Path) -> None:
+def test_tune_scans_cooling_rates(run: CliRun, easy9: Path) -> None:
     args = ["tune", str(easy9), "--temperatures", "1", "--alpha", "0.99,0.999", "--runs", "2"]
     code, out, _ = run(*args, "--format", "json")
     assert code == 0

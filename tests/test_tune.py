@@ -1,4 +1,4 @@
-"""Sweep statistics: grids, Wilson and bootstrap intervals, the quadratic fit, sweeps."""
+"""Scan statistics: settings, Wilson and bootstrap intervals, the quadratic fit, scans."""
 
 from __future__ import annotations
 
@@ -11,42 +11,19 @@ from ndoku.errors import NdokuError
 from ndoku.model.puzzle import read_puzzles
 from ndoku.tasks.solve import Options
 from ndoku.tasks.tune import (
+    Grid,
     Run,
     Setting,
     bootstrap,
     fit_minimum,
-    parse_grid,
+    grid_of,
+    scan,
     settings_of,
     summarize,
-    sweep,
     wilson,
 )
 
 EASY4 = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
-
-
-def test_grids_include_their_stop() -> None:
-    grid = parse_grid("0.15:0.5:0.025")
-    assert len(grid) == 15 and grid[0] == 0.15 and grid[-1] == 0.5
-    assert parse_grid("0.3") == [0.3]
-    assert parse_grid("0.99, 0.999,0.9999") == [0.99, 0.999, 0.9999]
-    assert parse_grid("1:1:0.1") == [1.0]
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("0.5:0.2:0.1", "stops before it starts"),
-        ("0.2:0.5:0", "positive step"),
-        ("0.2:0.5:-0.1", "positive step"),
-        ("", "cannot read"),
-        ("hot", "cannot read"),
-        ("0.2,,0.3", "cannot read"),
-    ],
-)
-def test_bad_grids(text: str, message: str) -> None:
-    with pytest.raises(NdokuError, match=message):
-        parse_grid(text)
 
 
 def test_bad_settings() -> None:
@@ -109,14 +86,32 @@ def test_summaries_count_solved_runs_only_in_times() -> None:
     assert cold.record()["mean_seconds"] == [None, None, None]
 
 
-def test_a_sweep_runs_every_setting_with_the_same_seeds() -> None:
+def test_a_scan_runs_every_setting_with_the_same_seeds() -> None:
     [puzzle] = read_puzzles(text=EASY4)
-    done = sweep([puzzle, puzzle], settings_of([0.2, 0.4]), 3, base=Options(seed=10))
+    done = scan([puzzle, puzzle], settings_of([0.2, 0.4]), 3, base=Options(seed=10))
     assert len(done) == 12 and all(run.solved for run in done)
     assert [run.seed for run in done[:6]] == [10, 11, 12, 10, 11, 12]
-    again = sweep([puzzle], settings_of([0.2]), 3, base=Options(seed=10))
+    again = scan([puzzle], settings_of([0.2]), 3, base=Options(seed=10))
     assert [r.proposals for r in again] == [r.proposals for r in done[:3]]
     with pytest.raises(NdokuError, match="chain"):
-        sweep([puzzle], settings_of([0.2]), 1, method="exact")
+        scan([puzzle], settings_of([0.2]), 1, method="exact")
     with pytest.raises(NdokuError, match="runs"):
-        sweep([puzzle], settings_of([0.2]), 0)
+        scan([puzzle], settings_of([0.2]), 0)
+
+
+def test_a_grid_runs_along_the_one_value_that_varies() -> None:
+    [puzzle] = read_puzzles(text=EASY4)
+    constant = grid_of("0.2:0.3:0.05", None, puzzle)
+    assert constant.temperatures == (0.2, 0.25, 0.3) and constant.alphas is None
+    assert (constant.parameter, constant.name, constant.one_axis) == ("temperature", "T", True)
+    starts = grid_of("0.2,0.3", "0.99", puzzle)
+    assert (starts.parameter, starts.name, starts.one_axis) == ("temperature", "T0", True)
+    rates = grid_of(None, "0.9,0.99", puzzle, "single")
+    assert len(rates.temperatures) == 1 and (rates.parameter, rates.name) == ("alpha", "alpha")
+    both = Grid((0.2, 0.3), (0.9, 0.99))
+    assert not both.one_axis and len(both.settings) == 4
+    runs = [Run(setting, 0, 0, True, 1.0, 10) for setting in both.settings]
+    assert both.fit(summarize(runs)) is None
+    assert len(grid_of(None, None, puzzle).temperatures) == 15
+    with pytest.raises(NdokuError, match="positive"):
+        Grid((0.2, -0.1))

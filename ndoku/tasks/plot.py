@@ -1,4 +1,4 @@
-"""Seeing the chain: energy traces as CSV and PNG, and the temperature-sweep figure.
+"""Seeing the chain: energy traces as CSV and PNG, and the figure of a temperature scan.
 
 Plots need matplotlib (``pip install 'ndoku[plot]'``); everything else here does not.
 
@@ -14,7 +14,7 @@ labelled trace
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.solvers.chains.metropolis import TRACE_COLUMNS
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
+from ndoku.tasks.solve import Outcome
 from ndoku.tasks.tune import Fit, Summary
 
 
@@ -34,6 +35,16 @@ class LabelledTrace:
     file: str
     seed: int
     rows: NDArray[np.float64]
+
+
+def labelled_traces(file: str, outcomes: Iterable[Outcome]) -> list[LabelledTrace]:
+    """The traces of the chains among ``outcomes`` that kept one, each labelled ``file`` and
+    its seed."""
+    return [
+        LabelledTrace(file, outcome.result.seed, outcome.trace)
+        for outcome in outcomes
+        if outcome.trace is not None and isinstance(outcome.result, ChainResult)
+    ]
 
 
 def write_trace_csv(traces: Sequence[LabelledTrace], path: str | Path) -> None:
@@ -100,7 +111,7 @@ def plot_traces(traces: Sequence[LabelledTrace], path: str | Path, title: str = 
     _save(fig, path)
 
 
-def plot_sweep(
+def plot_scan(
     summaries: Sequence[Summary],
     xs: Sequence[float],
     xlabel: str,
@@ -110,7 +121,7 @@ def plot_sweep(
     xscale: str = "linear",
     title: str = "",
 ) -> None:
-    """Mean seconds (95% interval) and success rate against the swept value, with the fit.
+    """Mean seconds (95% interval) and success rate against the scanned value, with the fit.
 
     ``xscale`` is a matplotlib scale: ``logit`` spreads cooling rates such as 0.99, 0.999.
     """

@@ -32,6 +32,7 @@ rating puzzles"); the same thresholds apply to every layout.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -242,6 +243,49 @@ class Rating:
             "chains": self.chains,
             "chains_solved": self.chains_solved,
         }
+
+    def text(self) -> str:
+        """``hard    3.58  2 guesses, 5 nodes; chains 1,234,567 proposals (3/3 solved)``.
+
+        >>> from ndoku.model.puzzle import read_puzzles
+        >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+        >>> rate(p).text()
+        'easy     0.00  naked singles, 2 rounds'
+        """
+        if self.level is None or self.score is None:
+            why = {
+                "multiple": "more than one solution",
+                "none": "no solution",
+                "limit": "the exact search hit the timeout",
+            }[self.status]
+            return f"not rated: {why}"
+        if self.level == "easy":
+            how = f"naked singles, {self.rounds} rounds"
+        elif self.level == "medium":
+            how = f"naked and hidden singles, {self.rounds} rounds"
+        else:
+            guesses = f"{self.guesses:,} guess" + ("" if self.guesses == 1 else "es")
+            how = f"{guesses}, {self.nodes:,} nodes"
+        line = f"{self.level:<7} {self.score:5.2f}  {how}"
+        if self.chains and self.proposals is not None:
+            bound = "≥" if self.at_least else ""
+            line += (
+                f"; chains {bound}{self.proposals:,} proposals ({self.chains_solved}/"
+                f"{self.chains} solved)"
+            )
+        return line
+
+
+def ratings_summary(ratings: Sequence[Rating]) -> str:
+    """``50 puzzles: 12 easy, 30 medium, 8 hard, 0 expert; median score 1.00``, with the
+    puzzles that could not be rated counted as ``not rated``."""
+    levels = [r.level for r in ratings]
+    parts = [f"{levels.count(level)} {level}" for level in LEVELS]
+    unrated = levels.count(None)
+    parts += [f"{unrated} not rated"] if unrated else []
+    scores = sorted(r.score for r in ratings if r.score is not None)
+    median = f"; median score {scores[len(scores) // 2]:.2f}" if scores else ""
+    return f"{len(ratings)} puzzles: {', '.join(parts)}{median}"
 
 
 def level_of(naked: bool, hidden: bool, guesses: int) -> str:

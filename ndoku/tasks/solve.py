@@ -19,14 +19,17 @@ status
     hit its proposal or time limit first).
 outcome
     What a method did: status, the verified solution (or the best state a chain reached),
-    and the method's own figures (seed, proposals, nodes, …) for reports and JSON.
+    and the method's own result (seed, proposals, nodes, …) for reports and JSON.
+runs
+    One puzzle solved with several seeds (``seed``, ``seed + 1``, …): it is shown by the
+    first run that answered, else by the one that came closest (lowest best energy).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,7 +52,6 @@ from ndoku.solvers.exact import ExactResult, solve_batch
 from ndoku.tasks.verify import verify, verify_all
 
 IntArray = NDArray[np.int32]
-Stat = int | float | str | bool | list[float | None] | None
 
 METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering")
 #: The methods that run a Monte-Carlo chain (and can be traced).
@@ -69,8 +71,11 @@ class Outcome:
     values : ndarray of int32 or None
         A solution (verified against every unit and given) when ``answered``; for a chain
         that stopped early, the best state it reached; else None.
-    stats : dict
-        Method figures, in the order they are reported.
+    result : ExactResult or ChainResult
+        What the method did, with its own figures (nodes, guesses, …; seed, proposals, …).
+        A chain that pruning stopped (no solution) has a result but no proposals to report.
+    pruned : bool
+        The chain was pruned first (hybrid, and tempering unless told not to).
     trace : ndarray of float64 or None
         A chain's trace (``TRACE_COLUMNS`` of the chains) when one was asked for.
     """
@@ -80,7 +85,8 @@ class Outcome:
     status: str
     values: IntArray | None
     seconds: float
-    stats: dict[str, Stat] = field(default_factory=dict)
+    result: ExactResult | ChainResult
+    pruned: bool = False
     trace: NDArray[np.float64] | None = None
 
     @property
@@ -88,10 +94,101 @@ class Outcome:
         """True when ``values`` is a verified solution."""
         return self.status in ANSWERED
 
-    def figure(self, key: str) -> int:
-        """A whole-number figure of ``stats`` (0 when the method does not report it)."""
-        value = self.stats.get(key)
-        return int(value) if isinstance(value, int | float) else 0
+    def shown(self, unique: bool = False) -> bool:
+        """True when the solution is given out: answered, and when ``unique`` asks for the
+        only solution, not one of several."""
+        return self.answered and not (unique and self.status == "multiple")
+
+    def record(self, unique: bool = False) -> dict[str, object]:
+        """The outcome as a JSON object: status, solution (None when not shown), method,
+        seconds, then the method's figures in the order they are reported.
+
+        >>> from ndoku.model.puzzle import read_puzzles
+        >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+        >>> list(solve(p).record())[4:]
+        ['count', 'unique', 'nodes', 'guesses', 'propagated', 'stop']
+        """
+        solution = self.puzzle.text(self.values).rstrip("\n") if self.shown(unique) else None
+        record: dict[str, object] = {"status": self.status, "solution": solution}
+        record |= {"method": self.method, "seconds": round(self.seconds, 6)}
+        result = self.result
+        if isinstance(result, ExactResult):
+            record |= {"count": result.count, "unique": result.unique, "nodes": result.nodes}
+            record |= {"guesses": result.guesses, "propagated": result.propagated}
+            return record | {"stop": result.stop}
+        if self.pruned:
+            record["forced"] = result.forced
+        if result.stop == "propagation":  # pruning proved there is no solution: no chain ran
+            return record | {"stop": result.stop}
+        record |= {"seed": result.seed, "moves": result.moves, "schedule": result.schedule}
+        record |= {"temperature": result.temperature, "proposals": result.proposals}
+        record["acceptances"] = result.acceptances
+        record["acceptance_rate"] = round(result.acceptances / max(result.proposals, 1), 6)
+        per_second = round(result.proposals / result.seconds) if result.seconds else 0
+        record["proposals_per_second"] = per_second
+        record |= {"energy": result.energy, "best_energy": result.best_energy}
+        record |= {"best_at": result.best_at, "stop": result.stop}
+        if isinstance(result, TemperingResult):
+            record["ladder"] = [round(t, 6) for t in result.ladder]
+            # None (JSON null) for a pair of rungs that never tried an exchange
+            rates = result.exchange_rates
+            record["exchange_rates"] = [None if math.isnan(r) else round(r, 4) for r in rates]
+        return record
+
+    def message(self, unique: bool = False) -> str | None:
+        """Why the puzzle has no answer to give out, or that its answer is not the only one;
+        None for a solved puzzle."""
+        result = self.result
+        if self.status == "solved":
+            return None
+        if self.status == "none":
+            return "no solution: the givens contradict each other (proved)"
+        if isinstance(result, ExactResult):
+            if self.status == "multiple":
+                shown = self.shown(unique)
+                what = "the first one found is printed" if shown else "refused by --unique"
+                return f"more than one solution ({result.count} found before stopping): {what}"
+            reason = "node limit (--max-nodes)" if result.stop == "nodes" else "timeout"
+            return f"no answer yet: the exact search hit the {reason} after {result.nodes:,} nodes"
+        reason = {"timeout": "the timeout", "max-proposals": "the proposal limit"}.get(
+            result.stop, result.stop
+        )
+        return (
+            f"unsolved: stopped by {reason} after {result.proposals:,} proposals; best energy "
+            f"{result.best_energy} (0 is solved). Try another --seed, a longer --timeout, "
+            "--method auto, or --pretty to see the conflicts."
+        )
+
+    def drawn(self, unique: bool = False) -> IntArray | None:
+        """The values a drawing shows: the solution when shown, the best state an unsolved
+        chain reached (its conflicts are what is left to solve), else None (the givens)."""
+        if self.shown(unique) or self.status == "unsolved":
+            return self.values
+        return None
+
+    def caption(self, unique: bool = False) -> str:
+        """The line under a drawing (see :meth:`drawn`): how the puzzle was solved, or why not.
+
+        >>> from ndoku.model.puzzle import read_puzzles
+        >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+        >>> solve(p).caption().split(": ")[1]
+        'unique, 1 nodes, 0 guesses'
+        """
+        result = self.result
+        if self.status == "unsolved" and isinstance(result, ChainResult):
+            return f"best grid reached (energy {result.best_energy}), conflicts in red"
+        if not self.shown(unique):
+            return f"{self.status}: the givens are shown"
+        if isinstance(result, ChainResult):
+            return (
+                f"solved by {self.method} in {self.seconds:.3f} s: {result.proposals:,} "
+                f"proposals, seed {result.seed}, T = {result.temperature:g}"
+            )
+        proof = {True: "unique", False: "not unique", None: "uniqueness not checked"}
+        return (
+            f"solved by {self.method} in {self.seconds * 1000:.2f} ms: "
+            f"{proof[result.unique]}, {result.nodes:,} nodes, {result.guesses:,} guesses"
+        )
 
 
 @dataclass(frozen=True)
@@ -121,7 +218,7 @@ def solve(puzzle: Puzzle, method: str = "auto", options: Options | None = None) 
     >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> outcome = solve(p)
-    >>> outcome.status, outcome.stats["unique"], p.text(outcome.values).splitlines()[0]
+    >>> outcome.status, outcome.result.unique, p.text(outcome.values).splitlines()[0]
     ('solved', True, '1 3 2 4')
     >>> solve(p, "metropolis", Options(seed=3)).status
     'solved'
@@ -154,16 +251,11 @@ def solve_all(
         raise NdokuError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     options = options or Options()
     if method in ("auto", "exact"):
-        results = solve_batch(
-            puzzles,
-            limit=options.limit,
-            max_nodes=options.max_nodes,
-            timeout=options.timeout,
-            jobs=jobs,
-            progress=progress,
-        )
-        verify_all(puzzles, [r.values for r in results])
-        return [_exact_outcome(p, method, r) for p, r in zip(puzzles, results, strict=True)]
+        results = solve_exact_all(puzzles, options, jobs=jobs, progress=progress)
+        return [
+            Outcome(p, method, r.status, r.values, r.seconds, r)
+            for p, r in zip(puzzles, results, strict=True)
+        ]
     outcomes = []
     for done, puzzle in enumerate(puzzles, start=1):
         outcomes.append(_chain_outcome(puzzle, method, options))
@@ -172,52 +264,128 @@ def solve_all(
     return outcomes
 
 
-def _exact_outcome(puzzle: Puzzle, method: str, result: ExactResult) -> Outcome:
-    stats: dict[str, Stat] = {
-        "count": result.count,
-        "unique": result.unique,
-        "nodes": result.nodes,
-        "guesses": result.guesses,
-        "propagated": result.propagated,
-        "stop": result.stop,
-    }
-    return Outcome(puzzle, method, result.status, result.values, result.seconds, stats)
+def solve_exact_all(
+    puzzles: Sequence[Puzzle],
+    options: Options | None = None,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[ExactResult]:
+    """The exact search of many puzzles, in few kernel calls, every solution verified.
+
+    ``options`` gives the search its limit of solutions, nodes and seconds; ``jobs`` and
+    ``progress`` are those of :func:`solve_all`.
+    """
+    options = options or Options()
+    results = solve_batch(
+        puzzles,
+        limit=options.limit,
+        max_nodes=options.max_nodes,
+        timeout=options.timeout,
+        jobs=jobs,
+        progress=progress,
+    )
+    verify_all(puzzles, [r.values for r in results])
+    return results
+
+
+@dataclass(frozen=True, eq=False)
+class Runs:
+    """One puzzle's outcomes over several seeds, in seed order."""
+
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def representative(self) -> Outcome:
+        """The run the puzzle is shown by: the first that answered, else the lowest best
+        energy (the first of those)."""
+        for run in self.outcomes:
+            if run.answered:
+                return run
+        return min(self.outcomes, key=_best_energy)
+
+    def summary(self) -> str:
+        """``2 of 3 runs solved, median 0.012 s`` (the median of the solved runs).
+
+        >>> from ndoku.model.puzzle import read_puzzles
+        >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+        >>> [runs] = solve_runs([p], "metropolis", runs=3)
+        >>> runs.summary().split(",")[0], runs.representative.result.seed
+        ('3 of 3 runs solved', 0)
+        """
+        solved = [run for run in self.outcomes if run.answered]
+        text = f"{len(solved)} of {len(self.outcomes)} runs solved"
+        if solved:
+            seconds = sorted(run.seconds for run in solved)
+            text += f", median {seconds[len(seconds) // 2]:.3f} s"
+        return text
+
+
+def _best_energy(outcome: Outcome) -> int:
+    result = outcome.result
+    if isinstance(result, ChainResult) and result.stop != "propagation":
+        return result.best_energy
+    return 0  # an exact search, or a chain that pruning stopped before it ran
+
+
+def solve_runs(
+    puzzles: Sequence[Puzzle],
+    method: str = "auto",
+    options: Options | None = None,
+    runs: int = 1,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[Runs]:
+    """Solve every puzzle ``runs`` times, seeds ``options.seed`` upwards: one :class:`Runs`
+    per puzzle, in order.
+
+    Run ``r`` solves the whole batch with seed ``options.seed + r``; ``progress`` counts the
+    puzzles solved over all runs. The other parameters are those of :func:`solve_all`.
+    """
+    if runs < 1:
+        raise NdokuError(f"runs must be 1 or more, got {runs}")
+    options = options or Options()
+    per_run = []
+    for r in range(runs):
+        step = None if progress is None else _offset(progress, r * len(puzzles))
+        seeded = replace(options, seed=options.seed + r)
+        per_run.append(solve_all(puzzles, method, seeded, jobs=jobs, progress=step))
+    return [Runs(tuple(tried)) for tried in zip(*per_run, strict=True)]
+
+
+def _offset(progress: Callable[[int], None], before: int) -> Callable[[int], None]:
+    return lambda done: progress(before + done)
+
+
+def batch_summary(tried: Sequence[Runs]) -> str:
+    """``1000 puzzles: 998 solved, 2 multiple (1.234 s solving)``: every run of every puzzle
+    counts, and statuses come in the order they first appear, run by run."""
+    by_run = zip(*(t.outcomes for t in tried), strict=True)
+    outcomes = [outcome for run in by_run for outcome in run]
+    counts: dict[str, int] = {}
+    for outcome in outcomes:
+        counts[outcome.status] = counts.get(outcome.status, 0) + 1
+    seconds = sum(o.seconds for o in outcomes)
+    parts = ", ".join(f"{k} {status}" for status, k in counts.items())
+    return f"{len(outcomes)} puzzles: {parts} ({seconds:.3f} s solving)"
 
 
 def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
     prune = method == "hybrid" or (method == "tempering" and options.prune)
     chain = _run_chain(puzzle, method, options, prune)
-    stats: dict[str, Stat] = {"forced": chain.forced} if prune else {}
     if chain.stop == "propagation":  # pruning proved that there is no solution
-        return Outcome(puzzle, method, "none", None, 0.0, {**stats, "stop": chain.stop})
+        return Outcome(puzzle, method, "none", None, 0.0, chain, prune)
     if chain.solved:
         verify(puzzle, chain.values)
-    stats |= {
-        "seed": options.seed,
-        "moves": chain.moves,
-        "schedule": chain.schedule,
-        "temperature": chain.temperature,
-        "proposals": chain.proposals,
-        "acceptances": chain.acceptances,
-        "acceptance_rate": round(chain.acceptances / max(chain.proposals, 1), 6),
-        "proposals_per_second": round(chain.proposals / chain.seconds) if chain.seconds else 0,
-        "energy": chain.energy,
-        "best_energy": chain.best_energy,
-        "best_at": chain.best_at,
-        "stop": chain.stop,
-    }
-    if isinstance(chain, TemperingResult):
-        stats["ladder"] = [round(t, 6) for t in chain.ladder]
-        # None (JSON null) for a pair of rungs that never tried an exchange
-        rates = chain.exchange_rates
-        stats["exchange_rates"] = [None if math.isnan(r) else round(r, 4) for r in rates]
     return Outcome(
         puzzle,
         method,
         "solved" if chain.solved else "unsolved",
         chain.values if chain.solved else chain.best_values,
         chain.seconds,
-        stats,
+        chain,
+        prune,
         chain.trace if options.trace_every else None,
     )
 

@@ -1,9 +1,10 @@
-"""Temperature sweeps: which temperature (or cooling rate) solves puzzles fastest?
+"""Temperature scans: which temperature (or cooling rate) solves puzzles fastest?
 
 Glossary
 --------
 grid
-    The settings a sweep tries, written ``start:stop:step`` (stop included) or ``a,b,c``.
+    The settings a scan tries: temperatures (and cooling rates), each a list of numbers
+    (:func:`~ndoku.text.numbers.parse_numbers`).
 setting
     One point of the grid: a constant temperature T, or an exponential schedule (T0, α).
 run
@@ -13,14 +14,13 @@ summary
     Per setting: the share of runs that solved (with a Wilson 95% interval), and the mean and
     median seconds and proposals of the runs that solved (with bootstrap 95% intervals).
 fit
-    A quadratic through mean seconds against the swept value; its minimum is the classic
+    A quadratic through mean seconds against the scanned value; its minimum is the classic
     "best temperature" figure (the textbook finds T≈0.39 for single-site moves on 9×9).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -28,48 +28,21 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
+from ndoku.limits import TUNE_TEMPERATURES
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.metropolis import Schedule
+from ndoku.solvers.chains.metropolis import ChainResult, Schedule, puzzle_temperature
 from ndoku.tasks.solve import Options, solve
+from ndoku.text.numbers import parse_numbers
 
 FloatArray = NDArray[np.float64]
 #: Resamples of the bootstrap intervals; their seed is fixed so a report can be repeated.
 BOOTSTRAP = 2000
 _Z95 = 1.959963984540054
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-
-
-def parse_grid(text: str, what: str = "temperature") -> list[float]:
-    """The values of a grid: ``start:stop:step`` (stop included) or a comma-separated list.
-
-    Examples
-    --------
-    >>> parse_grid("0.2:0.3:0.05")
-    [0.2, 0.25, 0.3]
-    >>> parse_grid("0.25, 0.3")
-    [0.25, 0.3]
-    """
-    text = text.strip()
-    if re.fullmatch(rf"{_NUMBER}:{_NUMBER}:{_NUMBER}", text):
-        start, stop, step = (float(part) for part in text.split(":"))
-        if not step > 0:
-            raise NdokuError(f"the {what} grid {text!r} needs a positive step")
-        if stop < start:
-            raise NdokuError(f"the {what} grid {text!r} is empty: it stops before it starts")
-        count = math.floor((stop - start) / step + 1e-9) + 1
-        return [round(start + k * step, 12) for k in range(count)]
-    parts = [part.strip() for part in text.split(",")]
-    if not text or not all(re.fullmatch(_NUMBER, part) for part in parts):
-        raise NdokuError(
-            f"cannot read the {what} grid {text!r}: write start:stop:step (e.g. 0.15:0.5:0.025) "
-            "or a list such as 0.2,0.25,0.3"
-        )
-    return [float(part) for part in parts]
 
 
 @dataclass(frozen=True)
 class Setting:
-    """A point of a sweep: constant ``temperature``, or exponential cooling from it by ``alpha``."""
+    """A point of a scan: constant ``temperature``, or exponential cooling from it by ``alpha``."""
 
     temperature: float
     alpha: float | None = None
@@ -107,6 +80,82 @@ def settings_of(
         if not 0 < a <= 1:
             raise NdokuError(f"alpha must lie in (0, 1], got {a:g}")
     return [Setting(t, a) for t in temperatures for a in alphas]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The settings of a scan: every temperature (T, or T0 when cooling) with every cooling
+    rate (none: constant T).
+
+    The scan runs along the cooling rates when there are several, else along the
+    temperatures; a fit and a plot need one of the two fixed (:attr:`one_axis`).
+    """
+
+    temperatures: tuple[float, ...]
+    alphas: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        settings_of(self.temperatures, self.alphas)  # refuses what no chain can run
+
+    @property
+    def settings(self) -> list[Setting]:
+        """Every setting, temperature by temperature (see :func:`settings_of`)."""
+        return settings_of(self.temperatures, self.alphas)
+
+    @property
+    def one_axis(self) -> bool:
+        """True when only one of the temperatures and the cooling rates varies."""
+        return self.alphas is None or len(self.alphas) == 1 or len(self.temperatures) == 1
+
+    @property
+    def parameter(self) -> str:
+        """``alpha`` when several cooling rates are tried, else ``temperature``."""
+        return "alpha" if self.alphas is not None and len(self.alphas) > 1 else "temperature"
+
+    @property
+    def name(self) -> str:
+        """The parameter as the table and the fit write it: ``alpha``, ``T0`` or ``T``."""
+        if self.parameter == "alpha":
+            return "alpha"
+        return "T" if self.alphas is None else "T0"
+
+    def values(self, summaries: Sequence[Summary]) -> list[float]:
+        """The value of the parameter at each summary's setting."""
+        return [s.setting.value(self.parameter) for s in summaries]
+
+    def fit(self, summaries: Sequence[Summary]) -> Fit | None:
+        """The quadratic fit of mean seconds along the parameter (None unless one axis)."""
+        if not self.one_axis:
+            return None
+        return fit_minimum(self.values(summaries), [s.mean_seconds.value for s in summaries])
+
+
+def grid_of(
+    temperatures: str | None,
+    alphas: str | None,
+    puzzle: Puzzle,
+    moves: str = "box",
+    method: str = "metropolis",
+) -> Grid:
+    """The grid ``ndoku tune`` asks for, each list written as for
+    :func:`~ndoku.text.numbers.parse_numbers`.
+
+    Without temperatures: :data:`~ndoku.limits.TUNE_TEMPERATURES`, or when cooling, the
+    temperature ``moves`` start from on ``puzzle`` (pruned for ``hybrid``).
+
+    >>> from ndoku.tasks.generate import layout_puzzle
+    >>> grid = grid_of(None, "0.99,0.999", layout_puzzle("9x9"))
+    >>> grid.temperatures, grid.parameter, grid.name, len(grid.settings)
+    ((0.3,), 'alpha', 'alpha', 2)
+    """
+    rates = None if alphas is None else tuple(parse_numbers(alphas, "alpha"))
+    if temperatures is not None:
+        values = tuple(parse_numbers(temperatures))
+    elif rates is None:
+        values = tuple(parse_numbers(TUNE_TEMPERATURES))
+    else:
+        values = (puzzle_temperature(puzzle, moves, pruned=method == "hybrid"),)
+    return Grid(values, rates)
 
 
 @dataclass(frozen=True)
@@ -168,7 +217,7 @@ class Summary:
         }
 
 
-def sweep(
+def scan(
     puzzles: Sequence[Puzzle],
     settings: Sequence[Setting],
     runs: int,
@@ -185,16 +234,14 @@ def sweep(
     --------
     >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> done = sweep([p], settings_of([0.25, 0.5]), runs=3)
+    >>> done = scan([p], settings_of([0.25, 0.5]), runs=3)
     >>> len(done), all(run.solved for run in done)
     (6, True)
     """
     if runs < 1:
         raise NdokuError(f"runs must be 1 or more, got {runs}")
     if method not in ("metropolis", "hybrid"):
-        raise NdokuError(
-            f"a sweep runs a chain at each setting: metropolis or hybrid, not {method}"
-        )
+        raise NdokuError(f"a scan runs a chain at each setting: metropolis or hybrid, not {method}")
     base = base or Options()
     done: list[Run] = []
     for setting in settings:
@@ -202,8 +249,9 @@ def sweep(
             for r in range(runs):
                 seed = base.seed + r
                 outcome = solve(puzzle, method, setting.options(base, seed))
-                # hybrid pruning can end a run before the chain starts: no proposals
-                proposals = outcome.figure("proposals")
+                result = outcome.result
+                # a chain's; pruning that proves there is no solution leaves it at 0
+                proposals = result.proposals if isinstance(result, ChainResult) else 0
                 done.append(
                     Run(setting, number, seed, outcome.answered, outcome.seconds, proposals)
                 )
@@ -278,7 +326,7 @@ def bootstrap(sample: FloatArray, statistic: Callable[..., np.floating]) -> Inte
 
 @dataclass(frozen=True)
 class Fit:
-    """``seconds ≈ a·x² + b·x + c`` over the swept values; ``best`` is its minimum, if any."""
+    """``seconds ≈ a·x² + b·x + c`` over the scanned values; ``best`` is its minimum, if any."""
 
     a: float
     b: float
@@ -289,7 +337,7 @@ class Fit:
         return (self.a * x + self.b) * x + self.c
 
     def record(self, name: str) -> dict[str, object]:
-        """The fit as a JSON object; ``name`` is the swept parameter."""
+        """The fit as a JSON object; ``name`` is the scanned parameter."""
         return {"parameter": name, "a": self.a, "b": self.b, "c": self.c, "minimum": self.best}
 
 

@@ -1,1 +1,1 @@
-"""Reading text: tokens and alphabets to arrays (grid, alphabet)."""
+"""Reading text: tokens and alphabets to arrays (grid, alphabet), lists of numbers (numbers)."""

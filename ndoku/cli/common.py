@@ -1,0 +1,156 @@
+"""What the commands share: their common options, reading FILES, the progress bar, exit statuses."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from ndoku.errors import NdokuError, VerificationError
+from ndoku.limits import DEFAULT_TIMEOUT
+from ndoku.solvers.chains.metropolis import MOVES
+
+if TYPE_CHECKING:
+    from ndoku.model.puzzle import Puzzle
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_UNSOLVED = 1
+EXIT_BAD_INPUT = 2
+EXIT_BUG = 3
+
+
+class Failure(Exception):
+    """Stop with an exit status after the messages were already printed."""
+
+    def __init__(self, status: int):
+        self.status = status
+
+
+def puzzle_options(command: F) -> F:
+    """Options every command that reads puzzles shares."""
+    command = click.option(
+        "--symbols",
+        metavar="ALPHABET",
+        help="Symbols in value order, e.g. 0-F for hexadoku written 0..F (then - or _ is empty).",
+    )(command)
+    return click.option(
+        "--layout",
+        metavar="NAME|PATH",
+        help="Sub-grid layout: a name from 'ndoku layouts' or a layout file.",
+    )(command)
+
+
+def limit_options(command: F) -> F:
+    """Bounds every solving command shares."""
+    command = click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds per puzzle before giving up.",
+    )(command)
+    command = click.option(
+        "--max-nodes",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Stop an exact search after this many nodes [default: 10⁹].",
+    )(command)
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Processes for batches that take a while [default: all cores].",
+    )(command)
+
+
+def format_option(formats: tuple[str, ...], help: str) -> Callable[[F], F]:
+    """``--format``, one of ``formats`` (the first is the default), into the ``fmt`` argument."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(formats),
+        default=formats[0],
+        show_default=True,
+        help=help,
+    )
+
+
+def chain_options(command: F) -> F:
+    """Options of the Monte-Carlo chain that solve and tune share."""
+    command = click.option(
+        "--max-proposals",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Stop a chain after this many proposals [default: no limit but the timeout].",
+    )(command)
+    command = click.option(
+        "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed."
+    )(command)
+    return click.option(
+        "--moves",
+        type=click.Choice(MOVES),
+        default="box",
+        show_default=True,
+        help="Moves of the chain: box = swap two free cells of a box; row = of a row (single "
+        "grids); single = one free cell takes another value.",
+    )(command)
+
+
+def workers(requested: int | None) -> int:
+    """Worker processes a batch may use: all cores by default (used only when they pay)."""
+    return requested if requested is not None else os.cpu_count() or 1
+
+
+@contextmanager
+def progress_bar(total: int, label: str = "solving") -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr for a batch, when stderr is a terminal."""
+    if total < 2 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total, rate="")
+        start = time.perf_counter()
+
+        def advance(done: int) -> None:
+            rate = done / max(time.perf_counter() - start, 1e-9)
+            bar.update(task, completed=done, rate=f"{rate:,.0f} puzzles/s")
+
+        yield advance
+
+
+def read_all(
+    files: Iterable[str], symbols: str | None, layout: str | None
+) -> Iterator[tuple[str, list[Puzzle] | None]]:
+    """``(path, puzzles)`` per file; ``None`` (after printing the error) when it is bad."""
+    from ndoku.model.puzzle import read_puzzles
+
+    for path in files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            yield name, read_puzzles(path, symbols=symbols, layout=layout)
+        except NdokuError as exc:
+            if isinstance(exc, VerificationError):
+                raise
+            click.echo(f"Error: {name}: {exc}", err=True)
+            yield name, None
+
+
+def file_record(path: str, number: int, batch: bool) -> dict[str, Any]:
+    """The start of a JSON line: the file, and the puzzle's number in a batch."""
+    return {"file": path, "puzzle": number} if batch else {"file": path}

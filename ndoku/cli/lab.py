@@ -1,0 +1,210 @@
+"""``ndoku rate`` and ``ndoku tune``: how hard puzzles are, and which temperature suits them."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+
+import click
+
+from ndoku.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_UNSOLVED,
+    Failure,
+    chain_options,
+    file_record,
+    format_option,
+    progress_bar,
+    puzzle_options,
+    read_all,
+)
+from ndoku.errors import NdokuError
+from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TEMPERATURES, TUNE_TIMEOUT
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option(
+    "--chains",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="Metropolis chains (seeds 0, 1, …) for the second opinion; 0 runs none.",
+)
+@click.option(
+    "--max-proposals",
+    type=click.IntRange(min=1),
+    default=RATE_MAX_PROPOSALS,
+    show_default=True,
+    help="Proposals each chain may run.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds for each exact search; a chain runs at most 10 s.",
+)
+@puzzle_options
+@format_option(
+    ("text", "json"),
+    "text: one line per puzzle; json: one object per puzzle and line.",
+)
+def rate(
+    files: tuple[str, ...],
+    chains: int,
+    max_proposals: int,
+    timeout: float,
+    layout: str | None,
+    symbols: str | None,
+    fmt: str,
+) -> None:
+    """Rate the puzzles in FILES: easy (naked singles solve it), medium (hidden singles
+    too), hard (the exact solver guesses, at most 10 times) or expert (more guesses).
+
+    Each line gives the level, the score (0 easy, 1 medium, 2 + log2(1 + guesses) beyond),
+    what it took, and the Metropolis opinion: the median proposals of the chains. Exit status
+    1 when a puzzle could not be rated (no solution, several, or the search hit --timeout).
+    """
+    from ndoku.tasks.rate import rate as rate_puzzle
+    from ndoku.tasks.rate import ratings_summary
+
+    status = 0
+    for path, puzzles in read_all(files, symbols, layout):
+        if puzzles is None:
+            status = max(status, EXIT_BAD_INPUT)
+            continue
+        if len(files) > 1 and fmt == "text":
+            click.echo(f"# {path}")
+        ratings = []
+        with progress_bar(len(puzzles), "rating") as progress:
+            for number, puzzle in enumerate(puzzles, start=1):
+                start = time.perf_counter()
+                rating = rate_puzzle(
+                    puzzle, chains=chains, max_proposals=max_proposals, timeout=timeout
+                )
+                ratings.append(rating)
+                if rating.level is None:
+                    status = max(status, EXIT_UNSOLVED)
+                if fmt == "json":
+                    record = file_record(path, number, len(puzzles) > 1) | rating.record()
+                    record["seconds"] = round(time.perf_counter() - start, 6)
+                    click.echo(json.dumps(record))
+                else:
+                    click.echo(rating.text())
+                if progress is not None:
+                    progress(number)
+        if len(puzzles) > 1:
+            click.echo(f"ndoku: {path}: {ratings_summary(ratings)}", err=True)
+        if len(files) > 1 and fmt == "text":
+            click.echo()
+    if status:
+        raise Failure(status)
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option(
+    "--temperatures",
+    metavar="GRID",
+    default=None,
+    help="Temperatures to try, start:stop:step or a,b,c; with --alpha, the start temperatures "
+    f"T0 [default: {TUNE_TEMPERATURES}, with --alpha the moves' default T].",
+)
+@click.option(
+    "--alpha",
+    metavar="GRID",
+    default=None,
+    help="Exponential cooling rates to try (e.g. 0.99,0.999,0.9999): T_k = T0·alpha^k.",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Chains per setting and puzzle, seeds SEED, SEED+1, ….",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["metropolis", "hybrid"]),
+    default="metropolis",
+    show_default=True,
+    help="hybrid prunes (fixes forced cells, keeps the others to their candidates) before "
+    "each chain.",
+)
+@chain_options
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=TUNE_TIMEOUT,
+    show_default=True,
+    help="Seconds per chain before it counts as unsolved.",
+)
+@puzzle_options
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Draw mean time and success against the swept value, with the fit (PNG).",
+)
+@format_option(
+    ("text", "json"),
+    "text: a table and the fit; json: one object per setting, then one for the fit.",
+)
+def tune(
+    files: tuple[str, ...],
+    temperatures: str | None,
+    alpha: str | None,
+    runs: int,
+    method: str,
+    moves: str,
+    seed: int,
+    max_proposals: int | None,
+    timeout: float,
+    layout: str | None,
+    symbols: str | None,
+    plot_path: str | None,
+    fmt: str,
+) -> None:
+    """Which temperature solves FILES fastest? Run the chain over a grid of settings.
+
+    Per setting: the share of runs solved (95% Wilson interval), mean and median seconds
+    and proposals of the solved runs (95% bootstrap intervals). A quadratic fitted to the
+    mean seconds gives the best value of the swept parameter.
+    """
+    from ndoku.tasks.solve import Options
+    from ndoku.tasks.tune import fit_line, grid_of, scan, summarize, table
+
+    puzzles = []
+    for _, read in read_all(files, symbols, layout):
+        if read is None:
+            raise Failure(EXIT_BAD_INPUT)
+        puzzles += read
+    grid = grid_of(temperatures, alpha, puzzles[0], moves, method)
+    if plot_path is not None and not grid.one_axis:
+        raise NdokuError("a plot sweeps one value: give one T0 or one alpha")
+    if plot_path is not None:
+        from ndoku.tasks.plot import pyplot
+
+        pyplot()
+    base = Options(seed=seed, timeout=timeout, moves=moves)
+    if max_proposals is not None:
+        base = replace(base, max_proposals=max_proposals)
+    settings = grid.settings
+    total = len(settings) * len(puzzles) * runs
+    with progress_bar(total, "tuning") as progress:
+        summaries = summarize(scan(puzzles, settings, runs, method, base, progress))
+    fit = grid.fit(summaries)
+    if fmt == "json":
+        for summary in summaries:
+            click.echo(json.dumps(summary.record()))
+        click.echo(json.dumps({"fit": None if fit is None else fit.record(grid.name)}))
+    else:
+        click.echo(table(summaries))
+        click.echo(fit_line(fit, grid.name))
+    if plot_path is not None:
+        from ndoku.tasks.plot import plot_scan
+
+        plot_scan(summaries, grid.values(summaries), grid.name, fit, plot_path)

@@ -1,0 +1,114 @@
+"""``ndoku layouts``, ``ndoku show`` and ``ndoku graph``: looking at layouts and puzzles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ndoku.cli.common import EXIT_BAD_INPUT, Failure, puzzle_options, read_all
+from ndoku.errors import NdokuError
+
+
+@click.command()
+def layouts() -> None:
+    """List the layouts that ship with ndoku (and those in $NDOKU_LAYOUTS folders)."""
+    from ndoku.model.layout import available_layouts
+    from ndoku.model.puzzle import read_puzzles
+
+    rows = []
+    for name, path in available_layouts().items():
+        [puzzle] = read_puzzles(path, layout=name)
+        lay = puzzle.layout
+        rows.append(
+            (
+                name,
+                f"{lay.shape[0]}×{lay.shape[1]}",
+                f"{lay.size}×{lay.size}",
+                str(len(lay.corners)),
+                lay.boxes_text(),
+                lay.extras_text() or "-",
+                str(lay.cells),
+                str(len(puzzle.units)),
+                lay.description,
+            )
+        )
+    rows.sort(key=lambda row: (int(row[3]), int(row[6]), row[0]))
+    header = (
+        "layout",
+        "canvas",
+        "grid",
+        "sub-grids",
+        "boxes",
+        "extra units",
+        "cells",
+        "units",
+        "description",
+    )
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
+    for row in [header, *rows]:
+        cells = [text.ljust(w) for text, w in zip(row, widths, strict=False)]
+        click.echo("  ".join([*cells, row[-1]]).rstrip())
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@puzzle_options
+def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> None:
+    """Draw the puzzles or layouts in FILES without solving them (a name from 'ndoku
+    layouts' works too)."""
+    from rich.console import Console
+
+    from ndoku.model.layout import available_layouts
+    from ndoku.tasks.render import describe, draw, headers
+
+    console = Console(highlight=False)
+    known = available_layouts()
+    status = 0
+    for path, puzzles in read_all(
+        (str(known[f]) if f in known and not Path(f).exists() else f for f in files),
+        symbols,
+        layout,
+    ):
+        if puzzles is None:
+            status = EXIT_BAD_INPUT
+            continue
+        for puzzle in puzzles:
+            if len(files) > 1 or len(puzzles) > 1:
+                console.print(f"# {path}", style="dim", markup=False)
+            for line in headers(puzzle):
+                console.print(line, style="dim", markup=False)
+            console.print(draw(puzzle), soft_wrap=True)
+            console.print(f"# {describe(puzzle)}", style="dim", markup=False)
+    if status:
+        raise Failure(status)
+
+
+@click.command()
+@click.argument("file", type=click.Path(allow_dash=True))
+@puzzle_options
+@click.option(
+    "--graphml",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the peer graph (cells with row/col, an edge per pair of peers) as GraphML.",
+)
+def graph(file: str, layout: str | None, symbols: str | None, graphml: str | None) -> None:
+    """Describe the peer graph of the puzzle in FILE, and export it."""
+    import networkx as nx
+
+    from ndoku.model.puzzle import read_puzzles
+
+    puzzles = read_puzzles(file, symbols=symbols, layout=layout)
+    puzzle = puzzles[0]
+    peer_graph = puzzle.graph
+    degrees = [d for _, d in peer_graph.degree]
+    click.echo(
+        f"{peer_graph.number_of_nodes()} cells, {len(puzzle.units)} units, "
+        f"{peer_graph.number_of_edges()} peer pairs, peers per cell {min(degrees)}..{max(degrees)}"
+    )
+    if graphml:
+        try:
+            nx.write_graphml(peer_graph, graphml)
+        except OSError as exc:
+            raise NdokuError(f"cannot write {graphml}: {exc.strerror or exc}") from None
+        click.echo(f"wrote {Path(graphml)}")

@@ -1,0 +1,160 @@
+"""``ndoku generate``: puzzles of a layout with exactly one solution."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from ndoku.cli.common import EXIT_UNSOLVED, Failure, format_option, progress_bar
+from ndoku.errors import NdokuError
+from ndoku.limits import DEFAULT_TIMEOUT
+
+
+@click.command()
+@click.argument("layout")
+@click.option(
+    "--count",
+    "-n",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Puzzles to make; puzzle k uses seed SEED + k − 1.",
+)
+@click.option(
+    "--givens",
+    type=int,
+    default=None,
+    help="Stop removing at this many givens [default: remove every given that can go].",
+)
+@click.option(
+    "--difficulty",
+    type=click.Choice(["easy", "medium", "hard", "expert"]),
+    help="Draw solutions until the rating lands in this band (see 'ndoku rate').",
+)
+@click.option(
+    "--symmetry",
+    type=click.Choice(["none", "rotational", "mirror"]),
+    default="none",
+    show_default=True,
+    help="Pattern of the givens: rotational = a half turn of the canvas, mirror = left-right.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of the first puzzle: the same seed makes the same puzzle.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds per puzzle; then the puzzle reached so far (still unique) is printed.",
+)
+@format_option(
+    ("grid", "line", "json"),
+    "grid: the layout's shape with its headers; line: one line per puzzle (single "
+    "grids); json: one object per puzzle and line, with the solution and the rating.",
+)
+def generate(
+    layout: str,
+    count: int,
+    givens: int | None,
+    difficulty: str | None,
+    symmetry: str,
+    seed: int,
+    timeout: float,
+    fmt: str,
+) -> None:
+    """Make puzzles of LAYOUT (a name from 'ndoku layouts' or a layout file) with exactly
+    one solution.
+
+    A random solution is drawn, then givens are removed while the exact solver proves the
+    puzzle still unique. Each printed puzzle was read back, proved unique and its solution
+    checked. Exit status 1 when a puzzle misses what was asked (the number of givens, the
+    difficulty, or the timeout cut it short): it is printed all the same.
+    """
+    from ndoku.tasks.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
+    from ndoku.tasks.generate import generate as make
+
+    if givens is not None and difficulty is not None:
+        raise NdokuError("--givens and --difficulty exclude each other: ask for one")
+    empty = layout_puzzle(layout)
+    if fmt == "line":
+        puzzle_line(empty)  # refuses layouts a line cannot hold, before any work
+    headers = line_headers(empty, layout) if fmt == "line" else []
+    status = 0
+    with progress_bar(count, "generating") as progress:
+        for number in range(1, count + 1):
+            asked = seed + number - 1
+            command = _generate_command(layout, asked, givens, difficulty, symmetry)
+            try:
+                made = make(
+                    empty,
+                    givens=givens,
+                    difficulty=difficulty,
+                    symmetry=symmetry,
+                    seed=asked,
+                    timeout=timeout,
+                    command=command,
+                )
+            except GenerateTimeout as exc:
+                click.echo(f"ndoku: {layout}: seed {asked}: {exc}", err=True)
+                status = EXIT_UNSOLVED
+                continue
+            if not made.reached:
+                click.echo(f"ndoku: {layout}: seed {asked}: {_missed(made, givens)}", err=True)
+                status = EXIT_UNSOLVED
+            if fmt == "json":
+                record: dict[str, Any] = {"layout": layout, "seed": asked}
+                record |= {"givens": made.givens, "target": givens, "difficulty": difficulty}
+                record |= {"symmetry": symmetry, "stop": made.stop, "reached": made.reached}
+                record |= {"attempts": made.attempts, "seconds": round(made.seconds, 6)}
+                record["puzzle"] = made.text
+                record["solution"] = made.puzzle.text(made.solution).rstrip("\n")
+                record["rating"] = made.rating.record()
+                click.echo(json.dumps(record))
+            elif fmt == "line":
+                click.echo("".join(h + "\n" for h in headers) + puzzle_line(made.puzzle))
+                headers = []  # once, above the first line
+            else:
+                click.echo(("\n" if number > 1 else "") + made.text, nl=False)
+            if progress is not None:
+                progress(number)
+    if status:
+        raise Failure(status)
+
+
+def _generate_command(
+    layout: str, seed: int, givens: int | None, difficulty: str | None, symmetry: str
+) -> str:
+    """The command that makes this one puzzle again (for the comment line)."""
+    words = ["ndoku generate", layout, f"--seed {seed}"]
+    if givens is not None:
+        words.append(f"--givens {givens}")
+    if difficulty is not None:
+        words.append(f"--difficulty {difficulty}")
+    if symmetry != "none":
+        words.append(f"--symmetry {symmetry}")
+    return " ".join(words)
+
+
+def _missed(made: Any, givens: int | None) -> str:
+    """Why a generated puzzle is not what was asked."""
+    if made.stop == "timeout":
+        return (
+            f"the timeout stopped the work at {made.givens} givens (the puzzle is unique and "
+            "printed); a longer --timeout gets further"
+        )
+    if made.stop == "attempts":
+        return (
+            f"no puzzle landed in the band in {made.attempts} attempts; the closest is printed "
+            f"(rated {made.rating.level})"
+        )
+    return (
+        f"stopped at {made.givens} givens, above the {givens} asked: no remaining given (or "
+        "symmetric pair) can go without losing uniqueness"
+    )

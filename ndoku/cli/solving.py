@@ -1,0 +1,335 @@
+"""``ndoku solve`` and ``ndoku count``: options in, library calls, answers out."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import click
+
+from ndoku.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_UNSOLVED,
+    Failure,
+    chain_options,
+    file_record,
+    format_option,
+    limit_options,
+    progress_bar,
+    puzzle_options,
+    read_all,
+    workers,
+)
+from ndoku.limits import DEFAULT_TRACE_EVERY
+from ndoku.solvers.chains.metropolis import SCHEDULES
+from ndoku.tasks.solve import METHODS
+
+if TYPE_CHECKING:
+    from ndoku.tasks.plot import LabelledTrace
+    from ndoku.tasks.solve import Outcome
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="auto",
+    show_default=True,
+    help="auto/exact: propagation and search, proving uniqueness; metropolis: the Monte-Carlo "
+    "chain; hybrid: pruning (propagation and matching), then the chain within the candidates; "
+    "tempering: replicas of the pruned chain on a temperature ladder (large puzzles).",
+)
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Refuse (exit 1, status multiple) to print a solution of a puzzle that has several.",
+)
+@click.option(
+    "--temperature",
+    "-T",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Metropolis temperature [default: by size and moves, 0.3 for 9×9 box swaps].",
+)
+@chain_options
+@click.option(
+    "--schedule",
+    type=click.Choice(SCHEDULES),
+    default=None,
+    help="Temperature schedule [default: constant; exponential with --alpha, ramp with "
+    "--beta-max].",
+)
+@click.option(
+    "--t0",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Start temperature of a schedule [default: the constant default].",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(min=0, max=1, min_open=True),
+    default=None,
+    help="Exponential cooling T_k = T0·alpha^k, k counted in sweeps; alpha in (0, 1].",
+)
+@click.option(
+    "--beta-max",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Ramp: the inverse temperature rises to this (log β as the square root of progress).",
+)
+@click.option(
+    "--reheat",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Back to T0 after this many proposals without a new best energy (0: never).",
+)
+@click.option(
+    "--ladder",
+    metavar="TEMPERATURES",
+    default=None,
+    help="Tempering rungs, e.g. 0.2,0.24,0.28,0.32 or 0.2:0.35:0.05 [default: by size].",
+)
+@click.option(
+    "--replicas",
+    type=click.IntRange(min=2),
+    default=None,
+    help="Tempering: this many rungs between the default ends [default: by size].",
+)
+@click.option(
+    "--exchange-every",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Tempering: proposals of each replica between exchange attempts [default: 10000].",
+)
+@click.option(
+    "--no-prune",
+    is_flag=True,
+    help="Tempering: leave out pruning (forced cells fixed, the others kept to their "
+    "candidates) and run the plain box-swap chains.",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Chains per puzzle, seeds SEED, SEED+1, …; the first solved one is printed.",
+)
+@click.option(
+    "--trace",
+    "trace_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the chain's proposal, energy, temperature and acceptance rate to this CSV.",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Draw energy against proposals, every run on one plot (PNG; needs matplotlib).",
+)
+@click.option(
+    "--trace-every",
+    type=click.IntRange(min=1),
+    default=DEFAULT_TRACE_EVERY,
+    show_default=True,
+    help="Proposals between two traced points.",
+)
+@limit_options
+@puzzle_options
+@format_option(
+    ("grid", "json"),
+    "grid: the solution in the input's own shape; json: one object per puzzle (per run) and line.",
+)
+@click.option("--pretty", is_flag=True, help="Draw the grid with box borders and colours.")
+def solve(
+    files: tuple[str, ...],
+    method: str,
+    unique: bool,
+    temperature: float | None,
+    moves: str,
+    seed: int,
+    max_proposals: int | None,
+    schedule: str | None,
+    t0: float | None,
+    alpha: float | None,
+    beta_max: float | None,
+    reheat: int,
+    ladder: str | None,
+    replicas: int | None,
+    exchange_every: int | None,
+    no_prune: bool,
+    runs: int,
+    trace_path: str | None,
+    plot_path: str | None,
+    trace_every: int,
+    timeout: float,
+    max_nodes: int | None,
+    jobs: int | None,
+    layout: str | None,
+    symbols: str | None,
+    fmt: str,
+    pretty: bool,
+) -> None:
+    """Solve the puzzles in FILES ('-' reads stdin) and print each solution.
+
+    Every printed solution has been checked against every unit and every given. A file of
+    one-line puzzles (81 characters for 9×9) is a batch: one answer line per puzzle, or its
+    status (none, limit, unsolved, multiple with --unique) when there is no answer.
+    """
+    from ndoku.tasks.plot import labelled_traces
+    from ndoku.tasks.settings import solve_options
+    from ndoku.tasks.solve import batch_summary, solve_runs
+
+    options = solve_options(
+        method,
+        seed=seed,
+        temperature=temperature,
+        moves=moves,
+        max_proposals=max_proposals,
+        schedule=schedule,
+        t0=t0,
+        alpha=alpha,
+        beta_max=beta_max,
+        reheat=reheat,
+        ladder=ladder,
+        replicas=replicas,
+        exchange_every=exchange_every,
+        prune=not no_prune,
+        runs=runs,
+        trace=trace_path is not None,
+        plot=plot_path is not None,
+        trace_every=trace_every,
+        timeout=timeout,
+        max_nodes=max_nodes,
+    )
+    if plot_path is not None:
+        from ndoku.tasks.plot import pyplot
+
+        pyplot()  # a missing matplotlib is an error before any solving
+    status = 0
+    traces: list[LabelledTrace] = []
+    for path, puzzles in read_all(files, symbols, layout):
+        if puzzles is None:
+            status = max(status, EXIT_BAD_INPUT)
+            continue
+        if len(files) > 1 and fmt == "grid":
+            click.echo(f"# {path}")
+        with progress_bar(len(puzzles) * runs) as progress:
+            per_puzzle = solve_runs(
+                puzzles, method, options, runs, jobs=workers(jobs), progress=progress
+            )
+        batch = len(puzzles) > 1
+        for number, tried in enumerate(per_puzzle, start=1):
+            outcome = tried.representative
+            shown = outcome.shown(unique)
+            if not shown:
+                status = max(status, EXIT_UNSOLVED)
+            message = outcome.message(unique)
+            if not batch and message is not None:
+                click.echo(f"ndoku: {path}: {message}", err=True)
+            if runs > 1 and not batch:
+                click.echo(f"ndoku: {path}: {tried.summary()}", err=True)
+            if fmt == "json":
+                for run in tried.outcomes:
+                    click.echo(json.dumps(file_record(path, number, batch) | run.record(unique)))
+            elif pretty:
+                _print_pretty(outcome, unique)
+            elif shown:
+                click.echo(outcome.puzzle.text(outcome.values), nl=False)
+            elif outcome.puzzle.grid.style.kind == "line":
+                click.echo(outcome.status)
+            label = f"{path}#{number}" if batch else path
+            traces += labelled_traces(label, tried.outcomes)
+        if batch:
+            click.echo(f"ndoku: {path}: {batch_summary(per_puzzle)}", err=True)
+        if len(files) > 1 and fmt == "grid":
+            click.echo()
+    _write_traces(traces, trace_path, plot_path)
+    if status:
+        raise Failure(status)
+
+
+def _write_traces(
+    traces: list[LabelledTrace], trace_path: str | None, plot_path: str | None
+) -> None:
+    from ndoku.tasks.plot import plot_traces, write_trace_csv
+
+    if trace_path is not None:
+        write_trace_csv(traces, trace_path)
+    if plot_path is not None and traces:
+        plot_traces(traces, plot_path)
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Stop counting at this many solutions (2 proves uniqueness).",
+)
+@limit_options
+@puzzle_options
+@format_option(
+    ("text", "json"),
+    "text: one count per puzzle and line (0, 1, … or ≥LIMIT); json: one object per line.",
+)
+def count(
+    files: tuple[str, ...],
+    limit: int,
+    timeout: float,
+    max_nodes: int | None,
+    jobs: int | None,
+    layout: str | None,
+    symbols: str | None,
+    fmt: str,
+) -> None:
+    """Count the solutions of the puzzles in FILES: 0, 1, … or ≥LIMIT, one line each.
+
+    Exit status 1 when a node or time limit stopped a count before it was certain.
+    """
+    from ndoku.tasks.count import count_all
+    from ndoku.tasks.solve import Options
+
+    options = Options(timeout=timeout, limit=limit)
+    if max_nodes is not None:
+        options = replace(options, max_nodes=max_nodes)
+    status = 0
+    for path, puzzles in read_all(files, symbols, layout):
+        if puzzles is None:
+            status = max(status, EXIT_BAD_INPUT)
+            continue
+        if len(files) > 1 and fmt == "text":
+            click.echo(f"# {path}")
+        with progress_bar(len(puzzles)) as progress:
+            counts = count_all(puzzles, options, jobs=workers(jobs), progress=progress)
+        for number, counted in enumerate(counts, start=1):
+            if not counted.certain:
+                status = max(status, EXIT_UNSOLVED)
+            if fmt == "json":
+                record = file_record(path, number, len(puzzles) > 1) | counted.record()
+                click.echo(json.dumps(record))
+            else:
+                click.echo(counted.text())
+        if len(files) > 1 and fmt == "text":
+            click.echo()
+    if status:
+        raise Failure(status)
+
+
+def _print_pretty(outcome: Outcome, unique: bool) -> None:
+    from rich.console import Console
+
+    from ndoku.tasks.render import describe, draw, headers
+
+    console = Console(highlight=False)
+    for line in headers(outcome.puzzle):
+        console.print(line, style="dim", markup=False)
+    console.print(draw(outcome.puzzle, outcome.drawn(unique)), soft_wrap=True)
+    # Comment lines, so that the drawing reads back as a puzzle.
+    console.print(f"# {describe(outcome.puzzle)}", style="dim", markup=False)
+    console.print(f"# {outcome.caption(unique)}", style="dim", markup=False)
