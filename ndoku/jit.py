@@ -111,16 +111,20 @@ _intrinsic: Any = extending.intrinsic
 _settled: set[str] = set()
 
 
-def kernel(**options: Any) -> Callable[[_F], _F]:
-    """``njit`` for kernels that allocate nothing: cached, without numba's reference counting.
+def kernel(*, refcounts: bool = False, **options: Any) -> Callable[[_F], _F]:
+    """numba's ``njit`` as every ndoku kernel is compiled: cached, and without reference
+    counting unless ``refcounts`` (``options``: numba's, such as ``inline`` or ``parallel``).
 
-    Every array such a kernel touches comes from the caller, who keeps it alive, so the
-    counts numba keeps on each array view and argument are pure cost: atomic increments and
-    decrements took 40% of the 9×9 search's time (``_nrt`` is numba's own switch for this,
-    underscored but long-standing).
+    A kernel that allocates nothing (every array comes from the caller, who keeps it alive)
+    gains from leaving the counts out: the atomic increments and decrements numba keeps on
+    each array view and argument took 40% of the 9×9 search's time (``_nrt`` is numba's own
+    switch for this, underscored but long-standing). The chains, the rating's singles and the
+    small shared helpers were written and measured with counting on, and keep it.
     """
+    if not refcounts:
+        options["_nrt"] = False
     jit: Any = njit  # its stubs do not know ``_nrt``
-    decorate: Callable[[_F], _F] = jit(cache=True, _nrt=False, **options)
+    decorate: Callable[[_F], _F] = jit(cache=True, **options)
     return decorate
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from llvmlite import ir  # type: ignore[import-untyped]
-from numba import extending, njit, types
+from numba import extending, types
 from numpy.typing import NDArray
+
+from ndoku.jit import kernel
 
 # Untyped for mypy, which would see the decorated functions as typing-time callables.
 _intrinsic: Any = extending.intrinsic
@@ -32,7 +34,7 @@ def lowest(typingctx, mask):  # type: ignore[no-untyped-def]
     return types.int64(types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=True, inline="always")
 def copy(source: NDArray[Any], target: NDArray[Any]) -> None:
     """``target[:] = source`` as a plain loop: numba's slice assignment copies the source
     aside first in case the two overlap (it made the exact solver's probes ten times slower),

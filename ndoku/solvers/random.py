@@ -20,8 +20,9 @@ same chain.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
+
+from ndoku.jit import kernel
 
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _S12, _S25, _S27, _S32 = (np.uint64(k) for k in (12, 25, 27, 32))
@@ -82,7 +83,7 @@ def replica_states(seed: int, replicas: int) -> NDArray[np.uint64]:
     return np.where(states == 0, np.uint64(1), states)
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=True, inline="always")
 def advance(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     """Advance xorshift64*: (new state, 64 random bits)."""
     state ^= state >> _S12
@@ -91,7 +92,7 @@ def advance(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, state * _MULTIPLIER
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=True, inline="always")
 def below(bits: np.uint64, k: int) -> np.uint64:
     """A number in ``0 .. k-1`` from 64 random bits (multiply-shift on the top 32 bits).
 

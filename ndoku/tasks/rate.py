@@ -36,10 +36,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
-from ndoku.jit import compile_notice
+from ndoku.jit import compile_notice, kernel
 from ndoku.limits import DEFAULT_TIMEOUT, RATE_CHAIN_TIMEOUT, RATE_MAX_PROPOSALS
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.bits import copy
@@ -58,7 +57,7 @@ _ZERO = np.uint64(0)
 _STUCK, _SOLVED, _CONTRADICTION = 0, 1, -1
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def _singles(
     givens: IntArray,
     unit_ptr: IntArray,

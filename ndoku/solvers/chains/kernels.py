@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
+from ndoku.jit import kernel
 from ndoku.solvers.bits import copy
 from ndoku.solvers.chains.moves import (
     GUIDE_COUNT,
@@ -56,7 +56,7 @@ def acceptance_thresholds(temperature: float, largest: int) -> NDArray[np.uint64
     return thresholds
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def fill_thresholds(thresholds: NDArray[np.uint64], temperature: float) -> None:
     """``thresholds[d] = ⌊2**32 · exp(-d / T)⌋``, rewriting only the entries that were or become
     non-zero (a single-site table is long and mostly zeros)."""
@@ -69,7 +69,7 @@ def fill_thresholds(thresholds: NDArray[np.uint64], temperature: float) -> None:
         thresholds[d] = np.uint64(value)
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=True, inline="always")
 def _change(masks: NDArray[np.uint64], u: int, x: np.uint64, y: np.uint64) -> np.int64:
     """ΔE of unit ``u`` when one of its cells changes from ``x`` to ``y``.
 
@@ -80,7 +80,7 @@ def _change(masks: NDArray[np.uint64], u: int, x: np.uint64, y: np.uint64) -> np
     return already - repeated
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=True, inline="always")
 def _shift(counts: NDArray[np.int32], masks: NDArray[np.uint64], u: int, x: int, y: int) -> None:
     """One cell of unit ``u`` changes from ``x`` to ``y``: counts and masks follow."""
     counts[u, x] -= 1
@@ -97,13 +97,13 @@ def _shift(counts: NDArray[np.int32], masks: NDArray[np.uint64], u: int, x: int,
         masks[u, REPEATED] |= by
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=True, inline="always")
 def _outside(allowed: NDArray[np.uint64], c: int, s: np.uint64) -> np.int64:
     """1 when symbol ``s`` is not a candidate of cell ``c``, else 0."""
     return np.int64(((allowed[c] >> s) & _ONE) ^ _ONE)
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def swap_chain(
     values: IntArray,
     best_values: IntArray,
@@ -208,7 +208,7 @@ def swap_chain(
     stats[4] = taken
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def single_site_chain(
     values: IntArray,
     best_values: IntArray,

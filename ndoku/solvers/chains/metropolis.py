@@ -23,11 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.jit import compile_notice
+from ndoku.jit import compile_notice, kernel
 from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.checks import check_arguments, check_choice
@@ -351,7 +350,7 @@ def metropolis(
     )
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def _chain(
     kind: int,
     values: IntArray,

@@ -23,10 +23,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
+from ndoku.jit import kernel
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX
 from ndoku.solvers.chains.checks import check_choice, check_temperature
@@ -234,7 +234,7 @@ def units_per_cell(puzzle: Puzzle) -> float:
     return float(lengths.sum()) / puzzle.n_cells
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def temperature_at(plan: FloatArray, clock: int) -> float:
     """The temperature ``clock`` proposals after the (re)start of the schedule ``plan``."""
     kind = plan[_KIND]
@@ -249,7 +249,7 @@ def temperature_at(plan: FloatArray, clock: int) -> float:
     return math.exp(-(low + (high - low) * math.sqrt(progress)))
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def until_change(plan: FloatArray, clock: int) -> np.int64:
     """Proposals from ``clock`` to the next step at which the temperature may change."""
     never = np.int64(1) << np.int64(62)

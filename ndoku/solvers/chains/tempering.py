@@ -56,11 +56,11 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.jit import compile_notice
+from ndoku.jit import compile_notice, kernel
 from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.checks import check_arguments
@@ -454,7 +454,7 @@ def _add_row(
     return proposals, accepted
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def exchange_probability(beta_i: float, beta_j: float, energy_i: int, energy_j: int) -> float:
     """The Metropolis swap rule: ``min(1, exp((β_i − β_j)(E_i − E_j)))``.
 
@@ -471,7 +471,7 @@ def exchange_probability(beta_i: float, beta_j: float, energy_i: int, energy_j: 
     return 1.0 if x >= 0.0 else math.exp(x)
 
 
-@njit(cache=True)
+@kernel(refcounts=True)
 def exchange(
     betas: NDArray[np.float64],
     rung_of: NDArray[np.int64],
@@ -500,7 +500,7 @@ def exchange(
     states[n] = s
 
 
-@njit(cache=True, parallel=True)
+@kernel(refcounts=True, parallel=True)
 def _rounds(
     values: IntArray,
     best_values: IntArray,
