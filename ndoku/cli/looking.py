@@ -13,13 +13,13 @@ from ndoku.errors import NdokuError
 @click.command()
 def layouts() -> None:
     """List the layouts that ship with ndoku (and those in $NDOKU_LAYOUTS folders)."""
-    from ndoku.model.layout import available_layouts
-    from ndoku.model.puzzle import read_puzzles
+    from ndoku.model.frame import Frame
+    from ndoku.model.layout import available_layouts, load_layout
 
     rows = []
-    for name, path in available_layouts().items():
-        [puzzle] = read_puzzles(path, layout=name)
-        lay = puzzle.layout
+    for name in available_layouts():
+        lay = load_layout(name)  # each file read once
+        units = Frame.of(lay).units
         rows.append(
             (
                 name,
@@ -29,7 +29,7 @@ def layouts() -> None:
                 lay.boxes_text(),
                 lay.extras_text() or "-",
                 str(lay.cells),
-                str(len(puzzle.units)),
+                str(len(units)),
                 lay.description,
             )
         )
