@@ -57,17 +57,30 @@ __version__ = "0.1.0"
 from ndoku import jit  # noqa: F401  (before any kernel: a read-only install still caches)
 from ndoku.errors import ConflictError, LayoutError, NdokuError, ParseError, VerificationError
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.tasks.solve import Outcome, solve
+from ndoku.solvers.chains import Schedule, metropolis, tempering
+from ndoku.solvers.exact import solve_batch, solve_exact
+from ndoku.tasks.generate import generate, layout_puzzle
+from ndoku.tasks.rate import rate
+from ndoku.tasks.solve import Options, Outcome, solve
 
 __all__ = [
     "ConflictError",
     "LayoutError",
     "NdokuError",
+    "Options",
     "Outcome",
     "ParseError",
     "Puzzle",
+    "Schedule",
     "VerificationError",
     "__version__",
+    "generate",
+    "layout_puzzle",
+    "metropolis",
+    "rate",
     "read_puzzles",
     "solve",
+    "solve_batch",
+    "solve_exact",
+    "tempering",
 ]
