@@ -1,10 +1,12 @@
-"""Every limit and default that bounds ndoku's work, in one place.
+"""Every limit and default that bounds ndoku's work, in one place (and the timeout's check).
 
 The library's functions and the command's options take their defaults from here, so a limit
 has one value wherever it shows.
 """
 
 from __future__ import annotations
+
+from ndoku.errors import NdokuError
 
 #: Largest N (symbols per unit): a cell's candidates are the bits of a uint64. Layouts larger
 #: than this are refused when they are read.
@@ -31,3 +33,15 @@ TUNE_TIMEOUT = 10.0
 TUNE_TEMPERATURES = "0.15:0.5:0.025"
 #: Proposals between two traced points of a chain (``--trace``, ``--plot``).
 DEFAULT_TRACE_EVERY = 1000
+
+
+def check_timeout(timeout: float) -> None:
+    """Refuse a timeout that is not a positive number of seconds (NaN included).
+
+    >>> check_timeout(0)
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.NdokuError: timeout must be a positive number of seconds, got 0
+    """
+    if not (timeout > 0):
+        raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")

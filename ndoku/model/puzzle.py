@@ -68,11 +68,11 @@ class Puzzle:
     @property
     def size(self) -> int:
         """N: symbols per unit."""
-        return self.layout.size
+        return self.frame.size
 
     @property
     def n_cells(self) -> int:
-        return len(self.cell_rc)
+        return self.frame.n_cells
 
     @property
     def source(self) -> str:

@@ -43,7 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError, VerificationError
-from ndoku.limits import DEFAULT_TIMEOUT
+from ndoku.limits import DEFAULT_TIMEOUT, check_timeout
 from ndoku.model.layout import available_layouts, load_layout
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
@@ -455,8 +455,7 @@ def _check_arguments(
         raise NdokuError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
     if seed < 0:
         raise NdokuError(f"seed must be 0 or more, got {seed}")
-    if not (timeout > 0):
-        raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")
+    check_timeout(timeout)
     if givens is None:
         return
     low = minimum_givens(layout)

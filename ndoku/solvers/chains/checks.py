@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ndoku.errors import NdokuError
+from ndoku.limits import check_timeout
 
 
 def check_choice(value: str, names: tuple[str, ...], what: str) -> None:
@@ -36,7 +37,6 @@ def check_arguments(
         raise NdokuError(f"seed must be 0 or more, got {seed}")
     if max_proposals < 0:
         raise NdokuError(f"max proposals must be 0 or more, got {max_proposals}")
-    if not (timeout > 0):
-        raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")
+    check_timeout(timeout)
     if trace_every < 0:
         raise NdokuError(f"trace_every must be 0 (no trace) or more proposals, got {trace_every}")

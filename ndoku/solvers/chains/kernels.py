@@ -103,6 +103,34 @@ def _outside(allowed: NDArray[np.uint64], c: int, s: np.uint64) -> np.int64:
     return np.int64(((allowed[c] >> s) & _ONE) ^ _ONE)
 
 
+@kernel(refcounts=True, inline="always")
+def _registers(
+    stats: NDArray[np.int64],
+) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
+    """A move kernel's registers from ``stats``: energy, best, best_at, proposals, accepted."""
+    return stats[0], stats[1], stats[2], stats[3], stats[4]
+
+
+@kernel(refcounts=True, inline="always")
+def _keep(
+    state: NDArray[np.uint64],
+    stats: NDArray[np.int64],
+    s: np.uint64,
+    energy: np.int64,
+    best: np.int64,
+    best_at: np.int64,
+    done: np.int64,
+    taken: np.int64,
+) -> None:
+    """Store a move kernel's generator state and registers for the next call."""
+    state[0] = s
+    stats[0] = energy
+    stats[1] = best
+    stats[2] = best_at
+    stats[3] = done
+    stats[4] = taken
+
+
 @kernel(refcounts=True)
 def swap_chain(
     values: IntArray,
@@ -129,11 +157,7 @@ def swap_chain(
     A draw below the uniform pair slots picks that pair; above, it picks a free cell c for a
     guided swap (see :class:`~.moves.SwapSystem` and the glossary in :mod:`.moves`).
     """
-    energy = stats[0]
-    best = stats[1]
-    best_at = stats[2]
-    done = stats[3]
-    taken = stats[4]
+    energy, best, best_at, done, taken = _registers(stats)
     n_pairs = np.uint64(mix[MIX_PAIRS])
     penalty = mix[MIX_PENALTY]
     n_free = free.shape[0]
@@ -200,12 +224,7 @@ def swap_chain(
             best = energy
             best_at = done
             copy(values, best_values)
-    state[0] = s
-    stats[0] = energy
-    stats[1] = best
-    stats[2] = best_at
-    stats[3] = done
-    stats[4] = taken
+    _keep(state, stats, s, energy, best, best_at, done, taken)
 
 
 @kernel(refcounts=True)
@@ -222,11 +241,7 @@ def single_site_chain(
     budget: int,
 ) -> None:
     """Run up to ``budget`` single-site proposals; ``stats`` as for :func:`swap_chain`."""
-    energy = stats[0]
-    best = stats[1]
-    best_at = stats[2]
-    done = stats[3]
-    taken = stats[4]
+    energy, best, best_at, done, taken = _registers(stats)
     others = np.uint64(conflicts.shape[1] - 2)  # N − 1 values to move to
     n_moves = free.shape[0] * (conflicts.shape[1] - 2)
     s = state[0]
@@ -257,9 +272,4 @@ def single_site_chain(
             best = energy
             best_at = done
             copy(values, best_values)
-    state[0] = s
-    stats[0] = energy
-    stats[1] = best
-    stats[2] = best_at
-    stats[3] = done
-    stats[4] = taken
+    _keep(state, stats, s, energy, best, best_at, done, taken)

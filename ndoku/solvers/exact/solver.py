@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.jit import HAS_TICKS, compile_notice
-from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
+from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT, check_timeout
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact.kernels import (
     N_STATS,
@@ -207,8 +207,7 @@ def check_limits(limit: int, max_nodes: int, timeout: float) -> None:
         raise NdokuError(f"the solution limit must be 1 or more, got {limit}")
     if max_nodes < 1:
         raise NdokuError(f"max nodes must be 1 or more, got {max_nodes}")
-    if not (timeout > 0):
-        raise NdokuError(f"timeout must be a positive number of seconds, got {timeout}")
+    check_timeout(timeout)
 
 
 class Workspace(WorkArrays):
