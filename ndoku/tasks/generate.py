@@ -197,7 +197,7 @@ def random_solution(puzzle: Puzzle, rng: np.random.Generator, deadline: float) -
     """A random complete grid of the layout, or None when ``deadline`` passes first.
 
     >>> p = layout_puzzle("samurai")
-    >>> values = random_solution(p, np.random.default_rng(1), time.perf_counter() + 60)
+    >>> values = random_solution(p, generator(1), time.perf_counter() + 60)
     >>> verify(p, values)  # no error: every unit holds every symbol once
     """
     empty = np.zeros(puzzle.n_cells, dtype=np.int32)
@@ -252,7 +252,7 @@ def thin(
     (``timeout``).
 
     >>> p = layout_puzzle("4x4")
-    >>> full = random_solution(p, np.random.default_rng(0), float("inf"))
+    >>> full = random_solution(p, generator(0), float("inf"))
     >>> givens, stop = thin(p, full, symmetry_groups(p))
     >>> stop, solve_exact(p, givens=givens).unique
     ('minimal', True)
@@ -336,7 +336,7 @@ def thin_singles(
     is unique, so no search is needed. ``stop`` is ``minimal`` or ``timeout``.
 
     >>> p = layout_puzzle("9x9")
-    >>> full = random_solution(p, np.random.default_rng(0), float("inf"))
+    >>> full = random_solution(p, generator(0), float("inf"))
     >>> givens, stop = thin_singles(p, full, symmetry_groups(p), hidden=False)
     >>> stop, singles(p, givens, hidden=False).solved
     ('minimal', True)

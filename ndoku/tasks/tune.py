@@ -31,6 +31,7 @@ from ndoku.errors import NdokuError
 from ndoku.limits import TUNE_TEMPERATURES
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.metropolis import ChainResult, Schedule, puzzle_temperature
+from ndoku.solvers.random import generator
 from ndoku.tasks.solve import Options, solve
 from ndoku.text.numbers import parse_numbers
 
@@ -317,7 +318,7 @@ def bootstrap(sample: FloatArray, statistic: Callable[..., np.floating]) -> Inte
     if len(sample) == 0:
         return Interval(math.nan, math.nan, math.nan)
     value = float(statistic(sample))
-    rng = np.random.default_rng(0)
+    rng = generator(0)  # the same resamples every run
     resamples = sample[rng.integers(0, len(sample), size=(BOOTSTRAP, len(sample)))]
     estimates = statistic(resamples, axis=1)
     low, high = np.percentile(estimates, [2.5, 97.5])
