@@ -2,15 +2,15 @@
 success rates and times.
 
 ``python -m benchmarks metropolis`` measures the goals at the default temperatures;
-``python -m benchmarks.bench_metropolis sweep [SET ...] [--seeds K] [--max M] [--moves M]``
-runs the temperature sweep that chose them (sets: see ``SETS``).
+``python -m benchmarks.bench_metropolis scan [SET ...] [--seeds K] [--max M] [--moves M]``
+runs the temperature scan that chose them (sets: see ``SETS``).
 
 Every run is one ``metropolis()`` call (set-up included, kernels loaded beforehand); every
 solution is checked by :func:`ndoku.tasks.verify.problems`. Proposal counts are exact for a seed,
 times depend on the machine and on what else runs on it.
 
-Temperature sweep
------------------
+Temperature scan
+----------------
 Per set: median proposals (millions) of the worst puzzle, in brackets the geometric mean of
 the puzzles' medians, ``/k``: k runs unsolved within the proposal cap; ``—``: not run. Seeds
 1..10 (5 for 25×25, 36×36 and the multigrids); cap 10⁸ proposals (2·10⁸ for 16×16 and
@@ -41,7 +41,7 @@ against 13 at the best fixed temperature.
 
 Pruned chains (hybrid), 2026-11-23
 ----------------------------------
-``python -m benchmarks.bench_metropolis sweep SET --prune --temperatures …``: box moves after
+``python -m benchmarks.bench_metropolis scan SET --prune --temperatures …``: box moves after
 pruning (``moves.pruned``: forced cells fixed, guided swaps, penalty 1), same
 columns as above. Pruning alone solves every puzzle of the samurai, 16x16 and multigrid sets,
 4 of the 10 of 9x9-hard and 8 of 9x9-easy; ``9x9-hardest`` (forum_hardest_1106, first 10,
@@ -66,7 +66,7 @@ pair's row) one after the other.
 
 Row and single-site moves
 -------------------------
-``python -m benchmarks.bench_metropolis sweep 9x9-easy 9x9-hard --moves row|single --seeds 5
+``python -m benchmarks.bench_metropolis scan 9x9-easy 9x9-hard --moves row|single --seeds 5
 --max 5e7 --temperatures …`` (5 seeds; 10 for single-site 9x9-easy at 0.33-0.45; cap 5·10⁷
 proposals, 3·10⁷ for the first single-site row). Same columns as above; ``inf``: the worst
 puzzle's median run was unsolved, ``/k`` of 50 runs (100 with 10 seeds) unsolved.
@@ -334,7 +334,7 @@ def tracing_goals(every: int = TRACE_EVERY) -> list[Goal]:
     ]
 
 
-def sweep(
+def scan(
     names: list[str],
     temperatures: list[float | None],
     seeds: int,
@@ -376,7 +376,7 @@ def sweep(
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_metropolis")
-    parser.add_argument("command", choices=["sweep"])
+    parser.add_argument("command", choices=["scan"])
     parser.add_argument("sets", nargs="*", default=list(SETS))
     parser.add_argument("--temperatures", default="0.2,0.25,0.3,0.35,0.4,default")
     parser.add_argument("--seeds", type=int, default=10)
@@ -386,5 +386,5 @@ if __name__ == "__main__":
     parser.add_argument("--prune", action="store_true", help="pruned chains (as hybrid runs)")
     args = parser.parse_args()
     temps = [None if t == "default" else float(t) for t in args.temperatures.split(",")]
-    sweep(args.sets, temps, args.seeds, int(args.max), args.detail, args.moves, args.prune)
+    scan(args.sets, temps, args.seeds, int(args.max), args.detail, args.moves, args.prune)
     sys.exit(0)

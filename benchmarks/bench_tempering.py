@@ -3,8 +3,8 @@
 ``python -m benchmarks tempering`` measures the goals with the default (pruned) ladder and
 exchange interval, and on the same runs, for comparison, unpruned tempering (the default
 before pruning), one pruned chain (as ``hybrid`` runs it) and one unpruned chain, each at its
-default; ``python -m benchmarks.bench_tempering sweep [SET ...] [--ladders ...] [--every ...]
-[--no-prune]`` runs the sweep that chose the defaults (sets: those of ``bench_metropolis``
+default; ``python -m benchmarks.bench_tempering scan [SET ...] [--ladders ...] [--every ...]
+[--no-prune]`` runs the scan that chose the defaults (sets: those of ``bench_metropolis``
 plus ``25x25-public``, ``25x25-wild`` and ``25x25-random``).
 
 The 25×25 sets: ``25x25-public`` is every public 25×25 puzzle of the benchmark sets (the 6
@@ -13,9 +13,9 @@ minimal Gecode puzzles of ``gecode_25x25_shared6.txt`` and the 20 collected from
 55% of the cells blanked from solved 25×25 grids that ndoku's own generator made
 (``make_random25``, seeds 1..20), kept in ``random55_25x25.txt``: the generator takes the
 exact solver's first solution, so the grids changed with the solver's search order. Figures
-before the goal run of 2026-11-23 below (the unpruned goal run and sweep) were on an earlier
-set of grids (set A); the pruned sweeps partly on another (set B, the pruned sweep 1), and
-from the pruned sweep 3 on the set in the file (set C).
+before the goal run of 2026-11-23 below (the unpruned goal run and scan) were on an earlier
+set of grids (set A); the pruned scans partly on another (set B, the pruned scan 1), and
+from the pruned scan 3 on the set in the file (set C).
 Every solution is checked by :func:`ndoku.tasks.verify.problems`. Proposal counts are exact for a
 seed and do not depend on the thread count; times depend on the machine and its load.
 Proposals are always counted over all replicas together.
@@ -72,7 +72,7 @@ the 18 Gecode runs and some runs of wild 2, 8 and 13); random 55% 68.3%, median 
 
 Pruned chains (the default since 2026-11-23; one thread)
 --------------------------------------------------------
-Sweep 1, penalty and share of guided swaps (``moves.PENALTY``, ``GUIDED_SHARE``):
+Scan 1, penalty and share of guided swaps (``moves.PENALTY``, ``GUIDED_SHARE``):
 25x25-random (set A for the first four rows, B after) and wild 3, 8, 9 and 13, seeds 1-3,
 cap 2·10⁸; runs solved of 72 and the 50th/75th/90th/95th percentiles of proposals (M):
 
@@ -94,7 +94,7 @@ Unpruned at the same ladders the random set fails (0.3-0.4: 0/20 runs, 0.26-0.42
 to be warmer than the plain one (the default 0.23-0.26 solved 14 of 20, 0.3-0.4 19 of 19, a
 first look on set A, seed 1, 19 of the puzzles).
 
-Sweep 3, ladders (``a:b:R``: R rungs from a to b times the pruned default T, 0.3 on 25×25),
+Scan 3, ladders (``a:b:R``: R rungs from a to b times the pruned default T, 0.3 on 25×25),
 set C, seeds 1-3, cap 2·10⁸ (10⁸ for 9×9 and 16×16, seeds 1-5): the worst puzzle's median
 and the geometric mean of the puzzles' medians (M), runs solved (of 60, 50 or 95), and for
 25×25 the 50th/75th/90th/95th percentiles (M):
@@ -119,7 +119,7 @@ of their runs, 0.255-0.345 is slower on the random ones. Exchange rates on 25×2
 per pair of neighbours. Not measured pruned: multigrids that pruning leaves work on (none in
 the benchmark sets), whose ladder takes the 9×9 spans around the overlap-warmed T.
 
-The ``bench_metropolis`` sets with the default ladder, seeds 1-3, cap 10⁸ (``sweep samurai
+The ``bench_metropolis`` sets with the default ladder, seeds 1-3, cap 10⁸ (``scan samurai
 16x16 9x9-hard 9x9-easy 9x9-hardest 16x16-wild``; solved, p50/p75/p90/p95 of proposals, M),
 against unpruned tempering (the table below, and ``--no-prune`` runs):
 
@@ -355,7 +355,7 @@ def main() -> list[Goal]:
     return found
 
 
-def sweep(
+def scan(
     names: list[str],
     ladders: list[str],
     intervals: list[int],
@@ -416,7 +416,7 @@ def _ladder(spec: str, puzzle: Puzzle, prune: bool) -> tuple[float, ...] | None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tempering")
-    parser.add_argument("command", choices=["sweep", "random-set"])
+    parser.add_argument("command", choices=["scan", "random-set"])
     parser.add_argument("sets", nargs="*", default=["25x25-public", "25x25-random"])
     parser.add_argument("--ladders", default="default")
     parser.add_argument("--every", default=str(DEFAULT_EXCHANGE_EVERY))
@@ -429,7 +429,7 @@ if __name__ == "__main__":
         made = [puzzle_line(empty, p.givens) for _, p in make_random25()]
         RANDOM_FILE.write_text("\n".join(made) + "\n")
         sys.exit(0)
-    sweep(
+    scan(
         args.sets,
         args.ladders.split(","),
         [int(k) for k in args.every.split(",")],

@@ -147,7 +147,7 @@ def rate(
     "plot_path",
     type=click.Path(dir_okay=False, writable=True),
     default=None,
-    help="Draw mean time and success against the swept value, with the fit (PNG).",
+    help="Draw mean time and success against the scanned value, with the fit (PNG).",
 )
 @format_option(
     ("text", "json"),
@@ -172,7 +172,7 @@ def tune(
 
     Per setting: the share of runs solved (95% Wilson interval), mean and median seconds
     and proposals of the solved runs (95% bootstrap intervals). A quadratic fitted to the
-    mean seconds gives the best value of the swept parameter.
+    mean seconds gives the best value of the scanned parameter.
     """
     from ndoku.tasks.solve import Options
     from ndoku.tasks.tune import fit_line, grid_of, scan, summarize, table
@@ -184,7 +184,7 @@ def tune(
         puzzles += read
     grid = grid_of(temperatures, alpha, puzzles[0], moves, method)
     if plot_path is not None and not grid.one_axis:
-        raise NdokuError("a plot sweeps one value: give one T0 or one alpha")
+        raise NdokuError("a plot scans one value: give one T0 or one alpha")
     if plot_path is not None:
         from ndoku.tasks.plot import pyplot
 

@@ -4,7 +4,7 @@ The textbook chain (single-site moves, a clash with a given costs 5) finds its m
 T = 0.39 over 50 puzzles; box swaps work well near 0.25-0.3. Here: the 50 Project Euler
 puzzles, two runs each per temperature.
 
-    python examples/temperature_sweep.py     # writes examples/figures/sweep_{single,box}.png
+    python examples/temperature_scan.py     # writes examples/figures/scan_{single,box}.png
 
 The same from the command line:
     ndoku tune examples/data/euler50.txt --moves single --temperatures 0.2:0.6:0.05 --runs 2
@@ -35,7 +35,7 @@ def main() -> None:
         temperatures = [s.setting.temperature for s in summaries]
         fit = fit_minimum(temperatures, [s.mean_seconds.value for s in summaries])
         print(f"{moves} moves\n{table(summaries)}\n{fit_line(fit, 'T')}\n")
-        path = HERE / "figures" / f"sweep_{moves}.png"
+        path = HERE / "figures" / f"scan_{moves}.png"
         plot_scan(
             summaries, temperatures, f"T ({moves} moves, 50 puzzles × {RUNS} runs)", fit, path
         )
