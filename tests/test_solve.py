@@ -9,13 +9,15 @@ from pathlib import Path
 import pytest
 
 from ndoku.errors import NdokuError
-from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.puzzle import read_puzzles
 from ndoku.solvers.chains.metropolis import ChainResult
 from ndoku.solvers.chains.tempering import TemperingResult
 from ndoku.solvers.exact import ExactResult
 from ndoku.tasks.count import count_all
 from ndoku.tasks.settings import solve_options
 from ndoku.tasks.solve import Options, Runs, batch_summary, solve, solve_runs
+
+from helpers import puzzle_of
 
 SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
 #: No direct conflict, but the third cell of the first row has no candidate left.
@@ -25,13 +27,8 @@ CHAIN = ["seed", "moves", "schedule", "temperature", "proposals", "acceptances"]
 CHAIN += ["acceptance_rate", "proposals_per_second", "energy", "best_energy", "best_at", "stop"]
 
 
-def one(text: str) -> Puzzle:
-    [puzzle] = read_puzzles(text=text)
-    return puzzle
-
-
 def test_an_exact_outcome_keeps_its_result_and_records_it_in_order() -> None:
-    outcome = solve(one(SHIDOKU))
+    outcome = solve(puzzle_of(SHIDOKU))
     assert isinstance(outcome.result, ExactResult) and outcome.result.unique is True
     record = outcome.record()
     assert list(record) == [*HEAD, "count", "unique", "nodes", "guesses", "propagated", "stop"]
@@ -41,7 +38,7 @@ def test_an_exact_outcome_keeps_its_result_and_records_it_in_order() -> None:
 
 
 def test_a_puzzle_with_several_solutions_is_refused_only_when_unique_is_asked() -> None:
-    outcome = solve(one("1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"))
+    outcome = solve(puzzle_of("1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"))
     assert outcome.status == "multiple" and outcome.shown() and not outcome.shown(unique=True)
     assert outcome.record(unique=True)["solution"] is None
     assert outcome.message() == (
@@ -54,22 +51,22 @@ def test_a_puzzle_with_several_solutions_is_refused_only_when_unique_is_asked() 
 
 
 def test_chain_outcomes_record_their_figures() -> None:
-    metropolis = solve(one(SHIDOKU), "metropolis", Options(seed=4))
+    metropolis = solve(puzzle_of(SHIDOKU), "metropolis", Options(seed=4))
     assert isinstance(metropolis.result, ChainResult) and metropolis.result.seed == 4
     assert list(metropolis.record()) == HEAD + CHAIN
-    hybrid = solve(one(SHIDOKU), "hybrid", Options(seed=4))
+    hybrid = solve(puzzle_of(SHIDOKU), "hybrid", Options(seed=4))
     assert hybrid.pruned and list(hybrid.record()) == [*HEAD, "forced", *CHAIN]
     assert isinstance(hybrid.result, ChainResult)
     assert hybrid.record()["forced"] == hybrid.result.forced
-    tempering = solve(one(SHIDOKU), "tempering", Options(seed=4))
+    tempering = solve(puzzle_of(SHIDOKU), "tempering", Options(seed=4))
     assert isinstance(tempering.result, TemperingResult)
     assert list(tempering.record()) == [*HEAD, "forced", *CHAIN, "ladder", "exchange_rates"]
-    unpruned = solve(one(SHIDOKU), "tempering", Options(seed=4, prune=False))
+    unpruned = solve(puzzle_of(SHIDOKU), "tempering", Options(seed=4, prune=False))
     assert "forced" not in unpruned.record()
 
 
 def test_pruning_that_proves_no_solution_records_only_forced_and_stop() -> None:
-    outcome = solve(one(IMPOSSIBLE), "hybrid")
+    outcome = solve(puzzle_of(IMPOSSIBLE), "hybrid")
     assert outcome.status == "none" and outcome.values is None
     assert list(outcome.record()) == [*HEAD, "forced", "stop"]
     assert outcome.record()["stop"] == "propagation"
@@ -87,7 +84,7 @@ def test_an_unsolved_chain_says_what_stopped_it_and_draws_its_best_state(data: P
 
 
 def test_runs_are_shown_by_the_first_answer_else_the_lowest_best_energy(data: Path) -> None:
-    [solved] = solve_runs([one(SHIDOKU)], "metropolis", Options(seed=7), runs=3)
+    [solved] = solve_runs([puzzle_of(SHIDOKU)], "metropolis", Options(seed=7), runs=3)
     assert [o.record()["seed"] for o in solved.outcomes] == [7, 8, 9]
     assert solved.representative is solved.outcomes[0]
     assert solved.summary().startswith("3 of 3 runs solved, median ")
@@ -102,7 +99,7 @@ def test_runs_are_shown_by_the_first_answer_else_the_lowest_best_energy(data: Pa
 
 
 def test_a_batch_summary_counts_statuses_run_by_run() -> None:
-    base = solve(one(SHIDOKU))
+    base = solve(puzzle_of(SHIDOKU))
 
     def runs(*statuses: str) -> Runs:
         outcomes = (dataclasses.replace(base, status=s, seconds=0.5) for s in statuses)
@@ -144,9 +141,9 @@ def test_settings_become_options() -> None:
 
 
 def test_counts_say_whether_a_limit_cut_them_short(data: Path) -> None:
-    [open4] = count_all([one("1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n")], Options(limit=5))
+    [open4] = count_all([puzzle_of("1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n")], Options(limit=5))
     assert (open4.text(), open4.certain, open4.record()["at_least"]) == ("≥5", True, True)
-    [single] = count_all([one(SHIDOKU)])
+    [single] = count_all([puzzle_of(SHIDOKU)])
     assert single.text() == "1" and single.record()["at_least"] is False
     hardest = read_puzzles(data / "sudoku9" / "norvig_hardest11.txt")[:1]
     [cut] = count_all(hardest, Options(max_nodes=1))
