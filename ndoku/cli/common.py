@@ -13,7 +13,7 @@ import click
 
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TIMEOUT
-from ndoku.solvers.chains.metropolis import MOVES
+from ndoku.solvers.chains import MOVES
 
 if TYPE_CHECKING:
     from ndoku.model.puzzle import Puzzle

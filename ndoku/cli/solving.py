@@ -22,7 +22,7 @@ from ndoku.cli.common import (
     workers,
 )
 from ndoku.limits import DEFAULT_TRACE_EVERY
-from ndoku.solvers.chains.metropolis import SCHEDULES
+from ndoku.solvers.chains import SCHEDULES
 from ndoku.tasks.solve import METHODS
 
 if TYPE_CHECKING:

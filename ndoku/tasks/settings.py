@@ -11,7 +11,7 @@ from typing import Any
 
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT, DEFAULT_TRACE_EVERY
-from ndoku.solvers.chains.metropolis import Schedule
+from ndoku.solvers.chains import Schedule
 from ndoku.tasks.solve import CHAIN_METHODS, Options
 from ndoku.text.numbers import parse_numbers
 

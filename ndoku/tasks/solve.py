@@ -9,7 +9,7 @@ method
     within the candidates) or ``tempering`` (replicas of the box-swap chain on a temperature
     ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to).
 pruning
-    Propagation and all-different matching (:func:`~.metropolis.pruned`): forced cells
+    Propagation and all-different matching (:func:`ndoku.solvers.chains.moves.pruned`): forced cells
     become givens, and swap chains keep the other cells to their candidates (the ``forced``
     figure counts the cells fixed). A contradiction found there proves there is no solution.
 status
@@ -42,12 +42,14 @@ from ndoku.limits import (
     DEFAULT_TIMEOUT,
 )
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.metropolis import (
+from ndoku.solvers.chains import (
+    DEFAULT_EXCHANGE_EVERY,
     ChainResult,
     Schedule,
+    TemperingResult,
     metropolis,
+    tempering,
 )
-from ndoku.solvers.chains.tempering import DEFAULT_EXCHANGE_EVERY, TemperingResult, tempering
 from ndoku.solvers.exact import ExactResult, solve_batch
 from ndoku.tasks.verify import verify, verify_all
 

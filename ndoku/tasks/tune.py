@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from ndoku.errors import NdokuError
 from ndoku.limits import TUNE_TEMPERATURES
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.metropolis import ChainResult, Schedule, puzzle_temperature
+from ndoku.solvers.chains import ChainResult, Schedule, puzzle_temperature
 from ndoku.solvers.random import generator
 from ndoku.tasks.solve import Options, solve
 from ndoku.text.numbers import parse_numbers

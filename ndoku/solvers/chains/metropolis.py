@@ -50,7 +50,6 @@ from ndoku.solvers.chains.schedule import (
     PLAN_EVERY,
     PLAN_NOW,
     PLAN_REHEAT,
-    SCHEDULES,
     FloatArray,
     Schedule,
     puzzle_temperature,
@@ -58,18 +57,6 @@ from ndoku.solvers.chains.schedule import (
     until_change,
 )
 from ndoku.solvers.random import chain_state
-
-# MOVES, SCHEDULES, Schedule and puzzle_temperature live in .moves and .schedule; callers that
-# take them from here still may.
-__all__ = [
-    "MOVES",
-    "SCHEDULES",
-    "TRACE_COLUMNS",
-    "ChainResult",
-    "Schedule",
-    "metropolis",
-    "puzzle_temperature",
-]
 
 #: Columns of ``ChainResult.trace``.
 TRACE_COLUMNS = ("proposal", "energy", "temperature", "acceptance")
