@@ -1,0 +1,158 @@
+"""The logic engine's board: each cell's value or candidates, and the layout's unit tables.
+
+Glossary
+--------
+board
+    What a human solver sees: the placed values (givens and values placed since) and, for
+    each free cell, its candidates (pencil marks), as ``cand[cell, value - 1]`` booleans.
+    Placing a value removes it from the candidates of every peer; a technique removes
+    candidates or places values, never anything else.
+full unit
+    A unit of N cells holds every value exactly once; every unit ndoku builds is full (rows,
+    columns, boxes, regions and extra units all have N cells), which is what hidden singles,
+    hidden subsets and fish rely on.
+crossing
+    Two units that share two cells or more; locked candidates work across every crossing (a
+    box and a row, the shared box of a Samurai and a row of either sub-grid, a jigsaw region
+    and a column, an extra unit and a box).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.model.frame import Frame
+from ndoku.model.puzzle import Puzzle
+from ndoku.model.units import COLUMN, ROW
+
+IntArray = NDArray[np.int32]
+BoolArray = NDArray[np.bool_]
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """What the techniques read of a layout, built once per frame.
+
+    Attributes
+    ----------
+    units : ndarray of int32, shape (units, N)
+        The cells of each unit (every unit holds N cells).
+    kind : ndarray of int8
+        ``ROW``, ``COLUMN``, ``BOX`` or ``EXTRA`` per unit.
+    grid_of : ndarray of int32
+        The first sub-grid whose window holds the whole unit, -1 for none (an extra unit
+        spread over several sub-grids).
+    crossings : list of (int, int, ndarray, ndarray)
+        Per ordered pair of crossing units ``(a, b)``: their shared cells, and b's other cells.
+    lines : list of (ndarray, ndarray)
+        Per sub-grid, its rows and its columns (unit numbers, top to bottom, left to right):
+        the base and cover sets of fish.
+    """
+
+    size: int
+    units: IntArray
+    kind: NDArray[np.int8]
+    grid_of: IntArray
+    crossings: list[tuple[int, int, IntArray, IntArray]]
+    lines: list[tuple[IntArray, IntArray]]
+
+    @classmethod
+    def of(cls, frame: Frame) -> Tables:
+        return frame.table("logic", cls._build)
+
+    @classmethod
+    def _build(cls, frame: Frame) -> Tables:
+        size = frame.size
+        units = frame.units.cells.reshape(-1, size)
+        kind = frame.units.kind
+        rc = frame.cell_rc
+        grid_of = np.full(len(units), -1, dtype=np.int32)
+        for u, cells in enumerate(units):
+            rows, cols = rc[cells, 0], rc[cells, 1]
+            for g, (r0, c0) in enumerate(frame.layout.corners):
+                inside = (rows >= r0) & (rows < r0 + size) & (cols >= c0) & (cols < c0 + size)
+                if inside.all():
+                    grid_of[u] = g
+                    break
+        ptr, of_cell = frame.cell_units
+        crossings = []
+        for a in range(len(units)):
+            mine = set(units[a].tolist())
+            partners = {int(b) for c in units[a] for b in of_cell[ptr[c] : ptr[c + 1]]} - {a}
+            for b in sorted(partners):
+                shared = np.array(sorted(mine.intersection(units[b].tolist())), dtype=np.int32)
+                if len(shared) >= 2:
+                    rest = np.array([c for c in units[b] if c not in mine], dtype=np.int32)
+                    crossings.append((a, b, shared, rest))
+        lines = []
+        for g in range(len(frame.layout.corners)):
+            rows = np.flatnonzero((grid_of == g) & (kind == ROW)).astype(np.int32)
+            cols = np.flatnonzero((grid_of == g) & (kind == COLUMN)).astype(np.int32)
+            # top to bottom, left to right
+            rows = rows[np.argsort(rc[units[rows, 0], 0], kind="stable")]
+            cols = cols[np.argsort(rc[units[cols, 0], 1], kind="stable")]
+            lines.append((rows, cols))
+        return cls(size, units.astype(np.int32), kind, grid_of, crossings, lines)
+
+
+@dataclass(eq=False)
+class Board:
+    """Placed values and candidates of a puzzle being solved by logic.
+
+    Attributes
+    ----------
+    values : ndarray of int32, shape (cells,)
+        The placed value of each cell, 0 while it is free.
+    cand : ndarray of bool, shape (cells, N)
+        ``cand[c, v - 1]``: value v is still possible in free cell c (all False once placed).
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> board = Board.start(p)
+    >>> board.free, board.candidates(1)
+    (12, [2, 3])
+    """
+
+    puzzle: Puzzle
+    tables: Tables
+    values: IntArray
+    cand: BoolArray
+
+    @classmethod
+    def start(cls, puzzle: Puzzle, values: IntArray | None = None) -> Board:
+        """The givens (or ``values``: givens and a solver's own entries) placed, and every
+        other cell's candidates: the values no peer holds."""
+        placed = puzzle.givens if values is None else values
+        board = cls(
+            puzzle,
+            Tables.of(puzzle.frame),
+            np.zeros(puzzle.n_cells, dtype=np.int32),
+            np.ones((puzzle.n_cells, puzzle.size), dtype=bool),
+        )
+        for c in np.flatnonzero(placed):
+            board.place(int(c), int(placed[c]))
+        return board
+
+    @property
+    def free(self) -> int:
+        """Cells without a value yet."""
+        return int((self.values == 0).sum())
+
+    def candidates(self, cell: int) -> list[int]:
+        """The values still possible in ``cell``, rising."""
+        return [int(v) + 1 for v in np.flatnonzero(self.cand[cell])]
+
+    def place(self, cell: int, value: int) -> None:
+        """Put ``value`` in ``cell`` and remove it from the candidates of every peer."""
+        ptr, peers = self.puzzle.peers
+        self.values[cell] = value
+        self.cand[cell] = False
+        self.cand[peers[ptr[cell] : ptr[cell + 1]], value - 1] = False
+
+    def copy(self) -> Board:
+        return Board(self.puzzle, self.tables, self.values.copy(), self.cand.copy())

@@ -1,0 +1,270 @@
+"""The logic engine: every step sound on real puzzles of every layout, and every technique
+equal to a slow, obviously correct reference on random candidate grids, including where it
+must not fire."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndoku.model.layout import available_layouts
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.units import BOX, COLUMN, ROW
+from ndoku.solvers.exact import solve_exact
+from ndoku.solvers.logic import Board, solve_path
+from ndoku.solvers.logic.techniques import (
+    fish,
+    full_house,
+    hidden_single,
+    hidden_subset,
+    locked_candidates,
+    naked_single,
+    naked_subset,
+)
+
+DATA = Path(__file__).parent / "data"
+SETS = [
+    ("sudoku9/norvig_easy50.txt", None),
+    ("sudoku9/kaggle_bryanpark_first69.txt", None),
+    ("sudoku9/norvig_top95.txt", None),
+    ("sudoku9/sudoku_exchange_diabolical_first100.txt", None),
+    *((str(p.relative_to(DATA)), None) for p in sorted(DATA.glob("janko/*/*.puzzle.txt"))),
+    *((str(p.relative_to(DATA)), None) for p in sorted(DATA.glob("samurai/*_*[!l].txt"))),
+]
+
+
+def _read(relative: str) -> list[Puzzle]:
+    layout = "windmill" if "windmill" in relative else None
+    return read_puzzles(DATA / relative, layout=layout)
+
+
+def assert_sound(puzzle: Puzzle) -> str:
+    """Every placement is the solution's value, every elimination a value it does not have,
+    and a solved path ends at the solution; the path's stop."""
+    solution = solve_exact(puzzle).values
+    assert solution is not None
+    path = solve_path(puzzle)
+    for step in path.steps:
+        for cell, value in step.placements:
+            assert solution[cell] == value, step
+        for cell, value in step.eliminations:
+            assert solution[cell] != value, step
+        assert step.placements or step.eliminations, step
+    if path.solved:
+        assert (path.values == solution).all()
+    return path.stop
+
+
+@pytest.mark.parametrize(("relative", "_"), SETS, ids=[s for s, _ in SETS])
+def test_every_step_is_sound(relative: str, _: None) -> None:
+    stops = [assert_sound(p) for p in _read(relative)[:40]]
+    assert set(stops) <= {"solved", "stuck"}
+
+
+def test_easy_sets_and_published_multigrids_are_solved_by_logic() -> None:
+    for relative in ["sudoku9/norvig_easy50.txt", "sudoku9/kaggle_bryanpark_first69.txt"]:
+        assert all(solve_path(p).solved for p in _read(relative))
+    for relative, _ in SETS[4:]:
+        assert all(solve_path(p).solved for p in _read(relative)), relative
+
+
+def test_a_contradiction_stops_the_path() -> None:
+    # r1c1 must be 1 (its row holds 2, 3, 4) but its column holds 1
+    [p] = read_puzzles(text="0 2 3 4\n0 0 0 0\n1 0 0 0\n0 0 0 0\n")
+    assert solve_path(p).stop == "contradiction"
+
+
+def test_a_path_goes_on_from_entries() -> None:
+    [p] = read_puzzles(DATA / "sudoku9/norvig_easy50.txt")[:1]
+    path = solve_path(p)
+    entries = p.givens.copy()
+    first = path.steps[0].placements[0]
+    entries[first[0]] = first[1]
+    rest = solve_path(p, entries)
+    assert rest.solved and len(rest.steps) == len(path.steps) - 1
+
+
+# --- references ------------------------------------------------------------------------
+
+
+def _board(puzzle: Puzzle, data: st.DataObject) -> Board:
+    """A board of ``puzzle`` with random placed values and random candidates (not
+    necessarily consistent: the techniques are pattern rules, true on any board)."""
+    board = Board.start(puzzle)
+    n, size = puzzle.n_cells, puzzle.size
+    placed = data.draw(st.lists(st.integers(0, size), min_size=n, max_size=n))
+    for cell, value in enumerate(placed):
+        if value and data.draw(st.integers(0, 5)) == 0:
+            board.values[cell] = value
+    keep = data.draw(st.lists(st.integers(0, 3), min_size=n * size, max_size=n * size))
+    board.cand[:] = np.array(keep).reshape(n, size) > 0
+    board.cand[board.values > 0] = False
+    ptr, peers = puzzle.peers
+    for cell in np.flatnonzero(board.values):  # a placed value leaves its peers, as in play
+        board.cand[peers[ptr[cell] : ptr[cell + 1]], board.values[cell] - 1] = False
+    return board
+
+
+def _lacks(board: Board, u: int, value: int) -> bool:
+    return value not in board.values[board.tables.units[u]].tolist()
+
+
+def ref_singles(board: Board) -> set[tuple[str, int, int]]:
+    """(kind, cell, value) of every full house, hidden single and naked single."""
+    found = set()
+    for u, cells in enumerate(board.tables.units):
+        free = [c for c in cells if board.values[c] == 0]
+        for value in range(1, board.tables.size + 1):
+            if not _lacks(board, u, value):
+                continue
+            spots = [c for c in cells if board.cand[c, value - 1]]
+            if len(spots) == 1:
+                found.add(("hidden", int(spots[0]), value))
+        if len(free) == 1:
+            missing = [v for v in range(1, board.tables.size + 1) if _lacks(board, u, v)]
+            found.add(("full", int(free[0]), missing[0]))
+    for c in range(len(board.values)):
+        if board.values[c] == 0 and board.cand[c].sum() == 1:
+            found.add(("naked", c, int(np.flatnonzero(board.cand[c])[0]) + 1))
+    return found
+
+
+def ref_locked(board: Board) -> set[tuple[int, int]]:
+    """Eliminations of every locked-candidates pattern, by brute force over unit pairs."""
+    units = [set(u.tolist()) for u in board.tables.units]
+    out = set()
+    for a, b in combinations(range(len(units)), 2):
+        for x, y in ((a, b), (b, a)):
+            shared = units[x] & units[y]
+            if len(shared) < 2:
+                continue
+            for v in range(board.tables.size):
+                spots = {c for c in units[x] if board.cand[c, v]}
+                if spots and spots <= shared:
+                    out |= {(c, v + 1) for c in units[y] - units[x] if board.cand[c, v]}
+    return out
+
+
+def ref_naked(board: Board, k: int) -> set[tuple[int, int]]:
+    out = set()
+    for cells in board.tables.units:
+        free = [int(c) for c in cells if board.values[c] == 0]
+        for group in combinations(free, k):
+            union = set().union(*({int(v) for v in np.flatnonzero(board.cand[c])} for c in group))
+            if len(union) == k and all(board.cand[c].sum() >= 2 for c in group):
+                out |= {
+                    (c, v + 1) for c in free if c not in group for v in union if board.cand[c, v]
+                }
+    return out
+
+
+def ref_hidden(board: Board, k: int) -> set[tuple[int, int]]:
+    out = set()
+    for u, cells in enumerate(board.tables.units):
+        missing = [v for v in range(board.tables.size) if _lacks(board, u, v + 1)]
+        for group in combinations(missing, k):
+            spots = {int(c) for c in cells for v in group if board.cand[c, v]}
+            counts = [sum(board.cand[c, v] for c in cells) for v in group]
+            if len(spots) == k and min(counts) >= 2:
+                out |= {
+                    (c, v + 1)
+                    for c in spots
+                    for v in range(board.tables.size)
+                    if board.cand[c, v] and v not in group
+                }
+    return out
+
+
+def ref_fish(board: Board, k: int) -> set[tuple[int, int]]:
+    out = set()
+    units = board.tables.units
+    for rows, cols in board.tables.lines:
+        for base, cover in ((rows, cols), (cols, rows)):
+            for v in range(board.tables.size):
+                for group in combinations(base.tolist(), k):
+                    spots = [{j for j, c in enumerate(units[b]) if board.cand[c, v]} for b in group]
+                    if any(not (2 <= len(s) <= k) or not _lacks(board, b, v + 1)
+                           for s, b in zip(spots, group, strict=True)):  # fmt: skip
+                        continue
+                    columns = set().union(*spots)
+                    if len(columns) != k:
+                        continue
+                    inside = {int(c) for b in group for c in units[b]}
+                    out |= {
+                        (int(c), v + 1)
+                        for j in columns
+                        for c in units[cover[j]]
+                        if board.cand[c, v] and int(c) not in inside
+                    }
+    return out
+
+
+FOUR = read_puzzles(text="0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n")[0]
+NINE = read_puzzles(text=("0 " * 9 + "\n") * 9)[0]
+JIGSAW = read_puzzles(available_layouts()["jigsaw9"], layout="jigsaw9")[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.sampled_from([FOUR, NINE, JIGSAW]))
+def test_singles_equal_the_reference(data: st.DataObject, puzzle: Puzzle) -> None:
+    board = _board(puzzle, data)
+    expected = ref_singles(board)
+    for kind, find in (("full", full_house), ("hidden", hidden_single), ("naked", naked_single)):
+        step = find(board)
+        mine = {(kind, c, v) for c, v in step.placements} if step else set()
+        if step is None:
+            assert not any(e[0] == kind for e in expected), kind
+        else:
+            assert mine <= expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.sampled_from([FOUR, NINE, JIGSAW]))
+def test_locked_candidates_equal_the_reference(data: st.DataObject, puzzle: Puzzle) -> None:
+    board = _board(puzzle, data)
+    first = locked_candidates(board)
+    expected = ref_locked(board)
+    assert (first is None) == (not expected)
+    if first is not None:
+        assert set(first.eliminations) <= expected
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), puzzle=st.sampled_from([FOUR, NINE, JIGSAW]))
+def test_subsets_equal_the_reference(k: int, data: st.DataObject, puzzle: Puzzle) -> None:
+    board = _board(puzzle, data)
+    for find, ref in ((naked_subset(k, 0), ref_naked), (hidden_subset(k, 0), ref_hidden)):
+        first = find(board)
+        expected = ref(board, k)
+        assert (first is None) == (not expected), (find, expected)
+        if first is not None:
+            assert set(first.eliminations) <= expected
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), puzzle=st.sampled_from([FOUR, NINE]))
+def test_fish_equal_the_reference(k: int, data: st.DataObject, puzzle: Puzzle) -> None:
+    board = _board(puzzle, data)
+    first = fish(k, 0)(board)
+    expected = ref_fish(board, k)
+    assert (first is None) == (not expected)
+    if first is not None:
+        assert set(first.eliminations) <= expected
+
+
+def test_kinds_the_fish_read_are_rows_and_columns_of_one_sub_grid() -> None:
+    [samurai] = read_puzzles(available_layouts()["samurai"], layout="samurai")
+    tables = Board.start(samurai).tables
+    assert len(tables.lines) == 5
+    for rows, cols in tables.lines:
+        assert len(rows) == len(cols) == 9
+        assert (tables.kind[rows] == ROW).all() and (tables.kind[cols] == COLUMN).all()
+    shared = [u for u in range(len(tables.units)) if tables.kind[u] == BOX]
+    assert len(shared) == 5 * 9 - 4
