@@ -17,6 +17,7 @@ from ndoku.cli.lab import rate, tune
 from ndoku.cli.looking import graph, layouts, show
 from ndoku.cli.making import generate
 from ndoku.cli.solving import count, solve
+from ndoku.cli.teaching import explain, hint
 from ndoku.errors import NdokuError, VerificationError
 
 
@@ -47,7 +48,7 @@ def main() -> None:
     """
 
 
-for command in (solve, count, layouts, show, graph, generate, rate, tune):
+for command in (solve, count, hint, explain, layouts, show, graph, generate, rate, tune):
     main.add_command(command)
 
 

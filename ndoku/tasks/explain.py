@@ -1,0 +1,202 @@
+"""Explaining a solve: the logic engine's steps in plain sentences, with cells and units named
+so that a person finds them on any layout, and as JSON records.
+
+Cells are named by their canvas row and column, 1-based (``r3c5``). A row or column is named
+by its canvas number, with its sub-grid when the layout has several (``row 7 of sub-grid 2
+(at r1c13)``); a box or region by its cells' rows and columns (``box r1-3 c4-6``), an extra
+unit by its first and last cell. JSON records give 0-based canvas rows and columns, and
+symbols as the puzzle writes them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ndoku.errors import NdokuError
+from ndoku.model.puzzle import Puzzle
+from ndoku.model.units import BOX, COLUMN, ROW
+from ndoku.solvers.exact import solve_exact
+from ndoku.solvers.logic import Path, Step, solve_path
+from ndoku.solvers.logic.board import Tables
+
+
+@dataclass(frozen=True, eq=False)
+class Explanation:
+    """A puzzle's solving path, explained.
+
+    Attributes
+    ----------
+    path : Path
+        The logic engine's steps and how it stopped.
+    """
+
+    puzzle: Puzzle
+    path: Path
+
+    def text(self, k: int) -> str:
+        """Step ``k`` (from 0) in one or two sentences."""
+        return describe(self.puzzle, self.path.steps[k])
+
+    def record(self, k: int) -> dict[str, object]:
+        """Step ``k`` as a JSON object (``step`` counts from 1)."""
+        step = self.path.steps[k]
+        puzzle = self.puzzle
+        symbol = puzzle.grid.style.symbol
+        return {
+            "step": k + 1,
+            "technique": step.technique,
+            "rating": step.rating,
+            "text": self.text(k),
+            "cells": [_rc(puzzle, c) for c in step.cells],
+            "placements": [[*_rc(puzzle, c), symbol(v)] for c, v in step.placements],
+            "eliminations": [[*_rc(puzzle, c), symbol(v)] for c, v in step.eliminations],
+        }
+
+    def summary(self) -> str:
+        """``solved in 52 steps: hidden single ×40, …; hardest: X-wing (3.2)``, or why the
+        path stops."""
+        path = self.path
+        counts = ", ".join(f"{name} ×{k}" for name, k in path.counts().items())
+        hardest = path.hardest
+        rated = f"; hardest: {hardest.technique} ({hardest.rating:g})" if hardest else ""
+        if path.solved:
+            return f"solved in {len(path.steps)} steps: {counts or 'nothing to do'}{rated}"
+        if path.stop == "contradiction":
+            return f"contradiction after {len(path.steps)} steps: the givens break a rule"
+        left = int((path.values == 0).sum())
+        return (
+            f"stuck after {len(path.steps)} steps with {left} cells free: no technique of the "
+            f"logic engine applies yet (the rest needs chains or trial){'; ' if counts else ''}"
+            f"{counts}{rated}"
+        )
+
+    def summary_record(self) -> dict[str, object]:
+        """The path as a whole: how it stopped, its length, the technique counts, the hardest."""
+        hardest = self.path.hardest
+        return {
+            "stop": self.path.stop,
+            "steps": len(self.path.steps),
+            "free": int((self.path.values == 0).sum()),
+            "techniques": dict(self.path.counts()),
+            "hardest": hardest.technique if hardest else None,
+            "rating": hardest.rating if hardest else None,
+        }
+
+
+def explain(puzzle: Puzzle) -> Explanation:
+    """The logic engine's path for ``puzzle``, after checking that it has one solution (a
+    path is a proof only then; its filled cells count as givens).
+
+    Raises
+    ------
+    ndoku.errors.NdokuError
+        The puzzle has no solution, several, or the check hit the time limit.
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> e = explain(p)
+    >>> e.text(0)
+    'Hidden single: in box r1-2 c1-2, 3 can only go in r1c2.'
+    >>> e.summary()
+    'solved in 12 steps: hidden single ×4, full house ×8; hardest: hidden single (1.2)'
+    """
+    checked = solve_exact(puzzle)
+    if checked.status != "solved" or not checked.unique:
+        why = {
+            "multiple": "it has more than one solution",
+            "none": "it has no solution",
+            "limit": "its solutions could not be counted in time",
+        }.get(checked.status, "its uniqueness could not be proved")
+        raise NdokuError(f"a solving path needs a puzzle with exactly one solution; {why}")
+    return Explanation(puzzle, solve_path(puzzle))
+
+
+def describe(puzzle: Puzzle, step: Step) -> str:
+    """One step in plain words."""
+    symbol = puzzle.grid.style.symbol
+    tables = Tables.of(puzzle.frame)
+    name = step.technique[0].upper() + step.technique[1:]
+    digits = _and([symbol(v) for v in step.digits])
+    cells = _and([cell_name(puzzle, c) for c in step.cells])
+    units = [unit_name(puzzle, tables, u) for u in step.units]
+    if step.technique == "full house":
+        return f"{name}: {cells} is the last free cell of {units[0]}, so it holds {digits}."
+    if step.technique == "hidden single":
+        return f"{name}: in {units[0]}, {digits} can only go in {cells}."
+    if step.technique == "naked single":
+        return f"{name}: {cells} can only hold {digits}."
+    removed = _removed(puzzle, step)
+    if step.technique in ("pointing", "claiming", "locked candidates"):
+        return (
+            f"{name}: in {units[0]}, {digits} can only go in {cells}, which lie in "
+            f"{units[1]}; so {digits} leaves {removed}."
+        )
+    if step.technique.startswith("naked "):
+        return f"{name}: in {units[0]}, {cells} hold only {digits}; so {removed}."
+    if step.technique.startswith("hidden "):
+        return f"{name}: in {units[0]}, {digits} can only go in {cells}; so {removed}."
+    k = len(step.units) // 2
+    base, cover = _and(units[:k]), _and(units[k:])
+    return (
+        f"{name} on {digits}: in {base}, {digits} can only go in {cover}; so {digits} leaves "
+        f"the rest of them: {removed}."
+    )
+
+
+def cell_name(puzzle: Puzzle, cell: int) -> str:
+    """``r3c5``: canvas row and column, 1-based."""
+    r, c = puzzle.cell_rc[cell]
+    return f"r{r + 1}c{c + 1}"
+
+
+def unit_name(puzzle: Puzzle, tables: Tables, unit: int) -> str:
+    """``row 3``, ``column 13 of sub-grid 2 (at r1c13)``, ``box r1-3 c4-6``, ``region
+    r1-3 c1-4``, ``extra unit r1c1 … r9c9``."""
+    cells = tables.units[unit]
+    rows, cols = puzzle.cell_rc[cells, 0] + 1, puzzle.cell_rc[cells, 1] + 1
+    kind = int(tables.kind[unit])
+    corners = puzzle.layout.corners
+    grid = int(tables.grid_of[unit])
+    where = ""
+    if len(corners) > 1 and grid >= 0:
+        r0, c0 = corners[grid]
+        where = f" of sub-grid {grid + 1} (at r{r0 + 1}c{c0 + 1})"
+    if kind == ROW:
+        return f"row {rows[0]}{where}"
+    if kind == COLUMN:
+        return f"column {cols[0]}{where}"
+    if kind == BOX:
+        noun = "box" if puzzle.layout.box is not None else "region"
+        return f"{noun} r{_span(rows)} c{_span(cols)}"
+    return f"extra unit {cell_name(puzzle, int(cells[0]))} … {cell_name(puzzle, int(cells[-1]))}"
+
+
+def _rc(puzzle: Puzzle, cell: int) -> list[int]:
+    """``[row, col]``: canvas row and column, 0-based (for JSON)."""
+    r, c = puzzle.cell_rc[cell]
+    return [int(r), int(c)]
+
+
+def _span(numbers: object) -> str:
+    low, high = int(min(numbers)), int(max(numbers))  # type: ignore[call-overload]
+    return f"{low}" if low == high else f"{low}-{high}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _removed(puzzle: Puzzle, step: Step) -> str:
+    """``r1c4 loses 3; r1c9 loses 3, 8`` (by cell, in the step's order), or for one value
+    the cells alone."""
+    symbol = puzzle.grid.style.symbol
+    by_cell: dict[int, list[str]] = {}
+    for cell, value in step.eliminations:
+        by_cell.setdefault(cell, []).append(symbol(value))
+    values = Counter(v for _, v in step.eliminations)
+    if len(values) == 1 and len(step.digits) == 1:
+        return _and([cell_name(puzzle, c) for c in by_cell])
+    return "; ".join(f"{cell_name(puzzle, c)} loses {', '.join(v)}" for c, v in by_cell.items())

@@ -1,0 +1,86 @@
+"""``ndoku hint`` and ``ndoku explain`` through the CLI: sentences, JSON records, exit
+statuses, partly solved grids and the puzzle's own symbols."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import CliRun
+
+from ndoku.model.puzzle import read_puzzles
+from ndoku.solvers.exact import solve_exact
+
+DATA = Path(__file__).parent / "data"
+EASY = DATA / "sudoku9" / "norvig_easy50.txt"
+KEYS = ["step", "technique", "text", "cells", "placements", "eliminations"]
+
+
+def first_line(tmp_path: Path, source: Path, line: int = 0) -> Path:
+    path = tmp_path / "one.txt"
+    path.write_text(source.read_text().splitlines()[line] + "\n")
+    return path
+
+
+def test_hint_names_the_technique_and_the_cell(run: CliRun, tmp_path: Path) -> None:
+    code, out, _ = run("hint", str(first_line(tmp_path, EASY)))
+    assert code == 0
+    assert out.startswith("Hidden single: in ") and " can only go in r" in out
+
+
+def test_hint_json_has_the_keys_scripts_rely_on(run: CliRun) -> None:
+    code, out, _ = run("hint", str(DATA / "samurai" / "jss_samurai.txt"), "--format", "json")
+    record = json.loads(out)
+    assert code == 0 and [k for k in KEYS if k in record] == KEYS
+    (row, col, symbol), *_ = record["placements"]
+    [puzzle] = read_puzzles(DATA / "samurai" / "jss_samurai.txt")
+    solution = solve_exact(puzzle).values
+    assert solution is not None
+    assert str(solution[puzzle.index[row, col]]) == symbol  # 0-based canvas, its own symbol
+
+
+def test_a_partly_solved_grid_gets_the_next_step(run: CliRun, tmp_path: Path) -> None:
+    path = first_line(tmp_path, EASY)
+    _, out, _ = run("hint", str(path), "--format", "json")
+    row, col, symbol = json.loads(out)["placements"][0]
+    text = path.read_text()
+    filled = text[: row * 9 + col] + symbol + text[row * 9 + col + 1 :]
+    path.write_text(filled)
+    _, again, _ = run("hint", str(path), "--format", "json")
+    assert json.loads(again)["placements"][0] != [row, col, symbol]
+
+
+def test_explain_walks_to_the_solution_and_sums_up(run: CliRun, tmp_path: Path) -> None:
+    code, out, _ = run("explain", str(first_line(tmp_path, EASY)))
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0].startswith("1. ") and lines[-1].startswith("# solved in ")
+    assert len(lines) - 1 == int(lines[-1].split()[3])
+
+
+def test_explain_json_ends_with_the_path(run: CliRun, tmp_path: Path) -> None:
+    _, out, _ = run("explain", str(first_line(tmp_path, EASY)), "--format", "json")
+    *steps, summary = (json.loads(line) for line in out.splitlines())
+    assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
+    assert summary["stop"] == "solved" and summary["steps"] == len(steps)
+
+
+def test_a_stuck_path_exits_1_and_says_why(run: CliRun, tmp_path: Path) -> None:
+    diabolical = DATA / "sudoku9" / "sudoku_exchange_diabolical_first100.txt"
+    code, out, _ = run("explain", str(first_line(tmp_path, diabolical)))
+    assert code == 1 and "# stuck after" in out and "needs chains or trial" in out
+
+
+def test_a_puzzle_with_several_solutions_is_refused(run: CliRun) -> None:
+    code, _, err = run("hint", str(Path("layouts") / "4x4.txt"))
+    assert code == 2 and "exactly one solution" in err and "more than one" in err
+
+
+def test_hexadoku_steps_use_its_own_symbols(run: CliRun) -> None:
+    path = DATA / "janko" / "16x16" / "301_16x16.puzzle.txt"
+    _, out, _ = run("explain", str(path), "--format", "json")
+    symbols = {p[2] for line in out.splitlines()[:-1] for p in json.loads(line)["placements"]}
+    [puzzle] = read_puzzles(path)
+    solution = solve_exact(puzzle).values
+    written = set(puzzle.text(solution).split())  # the answer in the puzzle's own alphabet
+    assert len(symbols) == 16 and symbols == written - {"."}
