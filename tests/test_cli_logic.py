@@ -65,10 +65,11 @@ def test_explain_json_ends_with_the_path(run: CliRun, tmp_path: Path) -> None:
     assert summary["stop"] == "solved" and summary["steps"] == len(steps)
 
 
-def test_a_stuck_path_exits_1_and_says_why(run: CliRun, tmp_path: Path) -> None:
-    diabolical = DATA / "sudoku9" / "sudoku_exchange_diabolical_first100.txt"
-    code, out, _ = run("explain", str(first_line(tmp_path, diabolical)))
-    assert code == 1 and "# stuck after" in out and "needs chains or trial" in out
+def test_where_no_technique_applies_the_path_says_it_guesses(run: CliRun, tmp_path: Path) -> None:
+    hardest = DATA / "sudoku9" / "forum_hardest_1106_first40.txt"
+    code, out, _ = run("explain", str(first_line(tmp_path, hardest)))
+    assert code == 0 and out.splitlines()[-1].startswith("# solved in ")
+    assert "Guess: no technique applies; " in out and "guess ×" in out
 
 
 def test_a_puzzle_with_several_solutions_is_refused(run: CliRun) -> None:

@@ -73,6 +73,21 @@ def test_easy_sets_and_published_multigrids_are_solved_by_logic() -> None:
         assert all(solve_path(p).solved for p in _read(relative)), relative
 
 
+@pytest.mark.parametrize(
+    "relative",
+    ["sudoku9/sudoku_exchange_diabolical_first100.txt", "sudoku9/forum_hardest_1106_first40.txt"],
+)
+def test_with_the_solution_every_path_ends_solved(relative: str) -> None:
+    for puzzle in _read(relative)[:8]:
+        solution = solve_exact(puzzle).values
+        path = solve_path(puzzle, solution=solution)
+        assert path.solved and (path.values == solution).all()
+        for step in path.steps:
+            if step.technique != "guess":  # a guess is the solution's value, not a deduction
+                assert all(solution[c] == v for c, v in step.placements)
+                assert all(solution[c] != v for c, v in step.eliminations)
+
+
 def test_a_contradiction_stops_the_path() -> None:
     # r1c1 must be 1 (its row holds 2, 3, 4) but its column holds 1
     [p] = read_puzzles(text="0 2 3 4\n0 0 0 0\n1 0 0 0\n0 0 0 0\n")

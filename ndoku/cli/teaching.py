@@ -30,7 +30,8 @@ def hint(files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: s
     it rests on, and what it places or removes.
 
     Filled cells count as givens, so a partly solved grid gets the next step from where it
-    stands. Exit status 1 when no technique of the logic engine applies.
+    stands. Where no technique applies the step is a guess (the one solution's value, proved
+    by search), said as such.
     """
     from ndoku.tasks.explain import explain
 
@@ -75,7 +76,7 @@ def explain(files: tuple[str, ...], layout: str | None, symbols: str | None, fmt
     """The whole solving path of the puzzles in FILES, one step per line, easiest technique
     first at every step, and a summary: the techniques used, how often, the hardest.
 
-    Exit status 1 when the path stops before the solution (no technique applies).
+    Where no technique applies, a step is a guess (said as such, and counted in the summary).
     """
     from ndoku.tasks.explain import explain as explain_puzzle
 

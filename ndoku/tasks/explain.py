@@ -10,7 +10,6 @@ symbols as the puzzle writes them.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from ndoku.errors import NdokuError
@@ -23,7 +22,7 @@ from ndoku.solvers.logic.board import Tables
 
 @dataclass(frozen=True, eq=False)
 class Explanation:
-    """A puzzle's solving path, explained.
+    """A puzzle's solving path, explained (it ends solved: guesses where no technique applies).
 
     Attributes
     ----------
@@ -65,11 +64,7 @@ class Explanation:
         if path.stop == "contradiction":
             return f"contradiction after {len(path.steps)} steps: the givens break a rule"
         left = int((path.values == 0).sum())
-        return (
-            f"stuck after {len(path.steps)} steps with {left} cells free: no technique of the "
-            f"logic engine applies yet (the rest needs chains or trial){'; ' if counts else ''}"
-            f"{counts}{rated}"
-        )
+        return f"stuck after {len(path.steps)} steps with {left} cells free: {counts}{rated}"
 
     def summary_record(self) -> dict[str, object]:
         """The path as a whole: how it stopped, its length, the technique counts, the hardest."""
@@ -111,7 +106,7 @@ def explain(puzzle: Puzzle) -> Explanation:
             "limit": "its solutions could not be counted in time",
         }.get(checked.status, "its uniqueness could not be proved")
         raise NdokuError(f"a solving path needs a puzzle with exactly one solution; {why}")
-    return Explanation(puzzle, solve_path(puzzle))
+    return Explanation(puzzle, solve_path(puzzle, solution=checked.values))
 
 
 def describe(puzzle: Puzzle, step: Step) -> str:
@@ -132,18 +127,38 @@ def describe(puzzle: Puzzle, step: Step) -> str:
     if step.technique in ("pointing", "claiming", "locked candidates"):
         return (
             f"{name}: in {units[0]}, {digits} can only go in {cells}, which lie in "
-            f"{units[1]}; so {digits} leaves {removed}."
+            f"{units[1]}; so {removed}."
         )
     if step.technique.startswith("naked "):
         return f"{name}: in {units[0]}, {cells} hold only {digits}; so {removed}."
     if step.technique.startswith("hidden "):
         return f"{name}: in {units[0]}, {digits} can only go in {cells}; so {removed}."
+    if step.technique == "X-chain":
+        ends = f"{cell_name(puzzle, step.cells[0])} or {cell_name(puzzle, step.cells[-1])}"
+        return (
+            f"{name} on {digits}: {_arrows(puzzle, step.cells)} (strong and weak links in "
+            f"turn); one of its ends, {ends}, holds {digits}; so {removed}."
+        )
+    if step.technique in ("XY-wing", "XY-chain"):
+        return (
+            f"{name}: the two-candidate cells {_arrows(puzzle, step.cells)} force one of "
+            f"their ends to hold the value they share; so {removed}."
+        )
+    if step.technique in ("XYZ-wing", "W-wing"):
+        return f"{name} on {digits}: {cells} force the value; so {removed}."
+    if step.technique == "trial":
+        return (
+            f"Trial: {digits} in {cells} leads, by singles alone, to a contradiction; so "
+            f"{cells} loses {digits}."
+        )
+    if step.technique == "guess":
+        return (
+            f"Guess: no technique applies; {cells} takes {digits}, its value in the one "
+            "solution (proved by search)."
+        )
     k = len(step.units) // 2
     base, cover = _and(units[:k]), _and(units[k:])
-    return (
-        f"{name} on {digits}: in {base}, {digits} can only go in {cover}; so {digits} leaves "
-        f"the rest of them: {removed}."
-    )
+    return f"{name} on {digits}: in {base}, {digits} can only go in {cover}; so {removed}."
 
 
 def cell_name(puzzle: Puzzle, cell: int) -> str:
@@ -180,6 +195,10 @@ def _rc(puzzle: Puzzle, cell: int) -> list[int]:
     return [int(r), int(c)]
 
 
+def _arrows(puzzle: Puzzle, cells: tuple[int, ...]) -> str:
+    return " – ".join(cell_name(puzzle, c) for c in cells)
+
+
 def _span(numbers: object) -> str:
     low, high = int(min(numbers)), int(max(numbers))  # type: ignore[call-overload]
     return f"{low}" if low == high else f"{low}-{high}"
@@ -190,13 +209,13 @@ def _and(words: list[str]) -> str:
 
 
 def _removed(puzzle: Puzzle, step: Step) -> str:
-    """``r1c4 loses 3; r1c9 loses 3, 8`` (by cell, in the step's order), or for one value
-    the cells alone."""
+    """``7 leaves r4c4 and r6c8`` when one value goes, else by cell: ``r1c4 loses 3; r1c9
+    loses 3, 8`` (in the step's order)."""
     symbol = puzzle.grid.style.symbol
     by_cell: dict[int, list[str]] = {}
     for cell, value in step.eliminations:
         by_cell.setdefault(cell, []).append(symbol(value))
-    values = Counter(v for _, v in step.eliminations)
-    if len(values) == 1 and len(step.digits) == 1:
-        return _and([cell_name(puzzle, c) for c in by_cell])
+    values = {v for _, v in step.eliminations}
+    if len(values) == 1:
+        return f"{symbol(values.pop())} leaves {_and([cell_name(puzzle, c) for c in by_cell])}"
     return "; ".join(f"{cell_name(puzzle, c)} loses {', '.join(v)}" for c, v in by_cell.items())

@@ -50,6 +50,8 @@ class Tables:
     lines : list of (ndarray, ndarray)
         Per sub-grid, its rows and its columns (unit numbers, top to bottom, left to right):
         the base and cover sets of fish.
+    sees : ndarray of bool, shape (cells, cells)
+        ``sees[a, b]``: cells a and b are peers (what wings and chains ask most).
     """
 
     size: int
@@ -58,6 +60,7 @@ class Tables:
     grid_of: IntArray
     crossings: list[tuple[int, int, IntArray, IntArray]]
     lines: list[tuple[IntArray, IntArray]]
+    sees: BoolArray
 
     @classmethod
     def of(cls, frame: Frame) -> Tables:
@@ -95,7 +98,10 @@ class Tables:
             rows = rows[np.argsort(rc[units[rows, 0], 0], kind="stable")]
             cols = cols[np.argsort(rc[units[cols, 0], 1], kind="stable")]
             lines.append((rows, cols))
-        return cls(size, units.astype(np.int32), kind, grid_of, crossings, lines)
+        ptr, peers = frame.peers
+        sees = np.zeros((frame.n_cells, frame.n_cells), dtype=bool)
+        sees[np.repeat(np.arange(frame.n_cells), np.diff(ptr)), peers] = True
+        return cls(size, units.astype(np.int32), kind, grid_of, crossings, lines, sees)
 
 
 @dataclass(eq=False)
@@ -153,6 +159,20 @@ class Board:
         self.values[cell] = value
         self.cand[cell] = False
         self.cand[peers[ptr[cell] : ptr[cell + 1]], value - 1] = False
+
+    def contradiction(self) -> bool:
+        """A free cell without candidates, or a value a unit lacks with no place left in it."""
+        free = self.values == 0
+        if (free & ~self.cand.any(axis=1)).any():
+            return True
+        units = self.tables.units
+        held = self.values[units]
+        places = self.cand[units].sum(axis=1)  # (units, N)
+        for v in range(self.tables.size):
+            lacking = ~(held == v + 1).any(axis=1)
+            if (lacking & (places[:, v] == 0)).any():
+                return True
+        return False
 
     def copy(self) -> Board:
         return Board(self.puzzle, self.tables, self.values.copy(), self.cand.copy())

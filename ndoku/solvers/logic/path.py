@@ -4,24 +4,62 @@ solved or no technique of the engine applies."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.logic.board import Board, IntArray
-from ndoku.solvers.logic.techniques import TECHNIQUES, Step
+from ndoku.solvers.logic.chains import w_wing, x_chain, xy_chain, xyz_wing
+from ndoku.solvers.logic.techniques import (
+    Step,
+    fish,
+    full_house,
+    hidden_single,
+    hidden_subset,
+    locked_candidates,
+    naked_single,
+    naked_subset,
+)
+from ndoku.solvers.logic.trial import guess, trial
 
 #: Steps a path takes at most: each places a value or removes a candidate, so a path is
 #: never longer than cells × N; the cap guards the loop all the same.
 MAX_STEPS_PER_CANDIDATE = 1
 
 
-def next_step(board: Board) -> Step | None:
-    """The first step of the easiest technique that applies, or None."""
+#: Every technique, easiest first: (name, rating of its easiest form, finder).
+TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
+    ("full house", 1.0, full_house),
+    ("hidden single", 1.2, hidden_single),
+    ("naked single", 2.3, naked_single),
+    ("locked candidates", 2.6, locked_candidates),
+    ("naked pair", 3.0, naked_subset(2, 3.0)),
+    ("X-wing", 3.2, fish(2, 3.2)),
+    ("hidden pair", 3.4, hidden_subset(2, 3.4)),
+    ("naked triple", 3.6, naked_subset(3, 3.6)),
+    ("swordfish", 3.8, fish(3, 3.8)),
+    ("hidden triple", 4.0, hidden_subset(3, 4.0)),
+    ("X-chain", 4.2, x_chain(2, 2, 4.2)),  # skyscraper, two-string kite, turbot fish
+    ("XY-wing", 4.2, xy_chain(3, 3, 4.2)),
+    ("XYZ-wing", 4.4, xyz_wing),
+    ("W-wing", 4.4, w_wing),
+    ("X-chain", 4.6, x_chain(3, 5, 4.6)),
+    ("XY-chain", 4.8, xy_chain(4, 8, 4.8)),
+    ("naked quad", 5.0, naked_subset(4, 5.0)),
+    ("jellyfish", 5.2, fish(4, 5.2)),
+    ("hidden quad", 5.4, hidden_subset(4, 5.4)),
+    ("trial", 8.0, trial),
+)
+
+
+def next_step(board: Board, solution: IntArray | None = None) -> Step | None:
+    """The first step of the easiest technique that applies; with ``solution``, a guess
+    when none does; else None."""
     for _, _, find in TECHNIQUES:
         step = find(board)
         if step is not None:
             return step
-    return None
+    return guess(board, solution) if solution is not None else None
 
 
 def apply(board: Board, step: Step) -> None:
@@ -32,21 +70,6 @@ def apply(board: Board, step: Step) -> None:
         board.cand[cell, value - 1] = False
 
 
-def contradiction(board: Board) -> bool:
-    """A free cell without candidates, or a value a unit lacks with no place left in it."""
-    free = board.values == 0
-    if (free & ~board.cand.any(axis=1)).any():
-        return True
-    units = board.tables.units
-    held = board.values[units]
-    places = board.cand[units].sum(axis=1)  # (units, N)
-    for v in range(board.tables.size):
-        lacking = ~(held == v + 1).any(axis=1)
-        if (lacking & (places[:, v] == 0)).any():
-            return True
-    return False
-
-
 @dataclass(frozen=True)
 class Path:
     """A puzzle's solving path.
@@ -55,9 +78,8 @@ class Path:
     ----------
     steps : tuple of Step
     stop : str
-        ``solved``, ``stuck`` (no technique of the engine applies: the rest needs chains or
-        trial, not written yet) or ``contradiction`` (the givens, or the entries, break a
-        rule).
+        ``solved``, ``stuck`` (no technique of the engine applies, and no solution was given
+        to guess from) or ``contradiction`` (the givens, or the entries, break a rule).
     values : ndarray of int32
         The values placed at the end (the solution when solved).
     """
@@ -80,7 +102,9 @@ class Path:
         return Counter(step.technique for step in self.steps)
 
 
-def solve_path(puzzle: Puzzle, values: IntArray | None = None) -> Path:
+def solve_path(
+    puzzle: Puzzle, values: IntArray | None = None, solution: IntArray | None = None
+) -> Path:
     """Solve ``puzzle`` step by step, each time with the easiest technique that applies.
 
     Parameters
@@ -88,6 +112,9 @@ def solve_path(puzzle: Puzzle, values: IntArray | None = None) -> Path:
     puzzle : Puzzle
     values : ndarray, optional
         Givens plus a solver's own entries, to go on from (default: the givens).
+    solution : ndarray, optional
+        The puzzle's one solution (proved unique): where no technique applies, the path
+        guesses its value for a cell, and always ends solved. Without it, it stops stuck.
 
     Examples
     --------
@@ -101,9 +128,9 @@ def solve_path(puzzle: Puzzle, values: IntArray | None = None) -> Path:
     steps: list[Step] = []
     cap = puzzle.n_cells * puzzle.size * MAX_STEPS_PER_CANDIDATE + 1
     while board.free and len(steps) < cap:
-        if contradiction(board):
+        if board.contradiction():
             return Path(tuple(steps), "contradiction", board.values.copy())
-        step = next_step(board)
+        step = next_step(board, solution)
         if step is None:
             return Path(tuple(steps), "stuck", board.values.copy())
         apply(board, step)

@@ -2,9 +2,9 @@
 
 A technique looks at a :class:`~ndoku.solvers.logic.board.Board` and returns the first
 :class:`Step` it finds (units in their order, values rising), or None. It never changes the
-board. :data:`TECHNIQUES` lists them easiest first, with the rating of each on the scale
-people know from Sukaku Explainer's 9×9 ratings (singles 1–2.3, intersections 2.6–2.8,
-subsets and fish 3–5.4).
+board. Each step carries its rating on the scale people know from Sukaku Explainer's 9×9 ratings
+(singles 1–2.3, intersections 2.6–2.8, subsets and fish 3–5.4); the path's order of
+techniques is :data:`ndoku.solvers.logic.path.TECHNIQUES`.
 
 Glossary (terms of the package glossary and of :mod:`.board` aside)
 --------
@@ -249,21 +249,3 @@ def _orientations(
         if len(rows) and len(cols):
             yield rows, cols
             yield cols, rows
-
-
-#: Every technique, easiest first: (name, rating of its easiest form, finder).
-TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
-    ("full house", 1.0, full_house),
-    ("hidden single", 1.2, hidden_single),
-    ("naked single", 2.3, naked_single),
-    ("locked candidates", 2.6, locked_candidates),
-    ("naked pair", 3.0, naked_subset(2, 3.0)),
-    ("X-wing", 3.2, fish(2, 3.2)),
-    ("hidden pair", 3.4, hidden_subset(2, 3.4)),
-    ("naked triple", 3.6, naked_subset(3, 3.6)),
-    ("swordfish", 3.8, fish(3, 3.8)),
-    ("hidden triple", 4.0, hidden_subset(3, 4.0)),
-    ("naked quad", 5.0, naked_subset(4, 5.0)),
-    ("jellyfish", 5.2, fish(4, 5.2)),
-    ("hidden quad", 5.4, hidden_subset(4, 5.4)),
-)
