@@ -9,12 +9,24 @@ import click
 from ndoku.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_UNSOLVED,
+    F,
     Failure,
     file_record,
     format_option,
     puzzle_options,
     read_all,
 )
+from ndoku.limits import DEFAULT_TIMEOUT
+
+
+def timeout_option(command: F) -> F:
+    return click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds per puzzle, for the check of its one solution and for the path.",
+    )(command)
 
 
 @click.command()
@@ -25,7 +37,10 @@ from ndoku.cli.common import (
     "text: the step in a sentence or two; json: one object per puzzle (step, technique, "
     "text, cells, placements, eliminations; rows and columns 0-based).",
 )
-def hint(files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: str) -> None:
+@timeout_option
+def hint(
+    files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: str, timeout: float
+) -> None:
     """The next step for the puzzles in FILES: the easiest technique that applies, the cells
     it rests on, and what it places or removes.
 
@@ -41,7 +56,7 @@ def hint(files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: s
             status = max(status, EXIT_BAD_INPUT)
             continue
         for number, puzzle in enumerate(puzzles, start=1):
-            told = explain(puzzle)
+            told = explain(puzzle, timeout, most_steps=1)
             batch = len(puzzles) > 1
             if not told.path.steps:
                 status = max(status, EXIT_UNSOLVED if not told.path.solved else 0)
@@ -72,11 +87,15 @@ def hint(files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: s
     "text: one step per line, then a summary; json: one object per step, then one for the "
     "path (stop, steps, techniques, hardest).",
 )
-def explain(files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: str) -> None:
+@timeout_option
+def explain(
+    files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: str, timeout: float
+) -> None:
     """The whole solving path of the puzzles in FILES, one step per line, easiest technique
     first at every step, and a summary: the techniques used, how often, the hardest.
 
     Where no technique applies, a step is a guess (said as such, and counted in the summary).
+    Exit status 1 when the timeout stopped a path before the solution.
     """
     from ndoku.tasks.explain import explain as explain_puzzle
 
@@ -86,7 +105,7 @@ def explain(files: tuple[str, ...], layout: str | None, symbols: str | None, fmt
             status = max(status, EXIT_BAD_INPUT)
             continue
         for number, puzzle in enumerate(puzzles, start=1):
-            told = explain_puzzle(puzzle)
+            told = explain_puzzle(puzzle, timeout)
             batch = len(puzzles) > 1
             if not told.path.solved:
                 status = max(status, EXIT_UNSOLVED)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ndoku.errors import NdokuError
+from ndoku.limits import DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX, COLUMN, ROW
 from ndoku.solvers.exact import solve_exact
@@ -63,6 +64,12 @@ class Explanation:
             return f"solved in {len(path.steps)} steps: {counts or 'nothing to do'}{rated}"
         if path.stop == "contradiction":
             return f"contradiction after {len(path.steps)} steps: the givens break a rule"
+        if path.stop == "timeout":
+            left = int((path.values == 0).sum())
+            return (
+                f"stopped by the timeout after {len(path.steps)} steps with {left} cells free "
+                f"(--timeout): {counts}{rated}"
+            )
         left = int((path.values == 0).sum())
         return f"stuck after {len(path.steps)} steps with {left} cells free: {counts}{rated}"
 
@@ -79,9 +86,11 @@ class Explanation:
         }
 
 
-def explain(puzzle: Puzzle) -> Explanation:
-    """The logic engine's path for ``puzzle``, after checking that it has one solution (a
-    path is a proof only then; its filled cells count as givens).
+def explain(
+    puzzle: Puzzle, timeout: float = DEFAULT_TIMEOUT, most_steps: int | None = None
+) -> Explanation:
+    """The logic engine's path for ``puzzle`` (its first ``most_steps`` steps), after checking
+    that it has one solution (a path is a proof only then; its filled cells count as givens).
 
     Raises
     ------
@@ -98,7 +107,7 @@ def explain(puzzle: Puzzle) -> Explanation:
     >>> e.summary()
     'solved in 12 steps: hidden single ×4, full house ×8; hardest: hidden single (1.2)'
     """
-    checked = solve_exact(puzzle)
+    checked = solve_exact(puzzle, timeout=timeout)
     if checked.status != "solved" or not checked.unique:
         why = {
             "multiple": "it has more than one solution",
@@ -106,7 +115,8 @@ def explain(puzzle: Puzzle) -> Explanation:
             "limit": "its solutions could not be counted in time",
         }.get(checked.status, "its uniqueness could not be proved")
         raise NdokuError(f"a solving path needs a puzzle with exactly one solution; {why}")
-    return Explanation(puzzle, solve_path(puzzle, solution=checked.values))
+    path = solve_path(puzzle, solution=checked.values, timeout=timeout, most_steps=most_steps)
+    return Explanation(puzzle, path)
 
 
 def describe(puzzle: Puzzle, step: Step) -> str:

@@ -3,10 +3,12 @@ solved or no technique of the engine applies."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ndoku.limits import DEFAULT_TIMEOUT, check_timeout
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.logic.board import Board, IntArray
 from ndoku.solvers.logic.chains import w_wing, x_chain, xy_chain, xyz_wing
@@ -79,7 +81,8 @@ class Path:
     steps : tuple of Step
     stop : str
         ``solved``, ``stuck`` (no technique of the engine applies, and no solution was given
-        to guess from) or ``contradiction`` (the givens, or the entries, break a rule).
+        to guess from), ``contradiction`` (the givens, or the entries, break a rule),
+        ``timeout`` or ``steps`` (``most_steps`` were taken).
     values : ndarray of int32
         The values placed at the end (the solution when solved).
     """
@@ -103,7 +106,11 @@ class Path:
 
 
 def solve_path(
-    puzzle: Puzzle, values: IntArray | None = None, solution: IntArray | None = None
+    puzzle: Puzzle,
+    values: IntArray | None = None,
+    solution: IntArray | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    most_steps: int | None = None,
 ) -> Path:
     """Solve ``puzzle`` step by step, each time with the easiest technique that applies.
 
@@ -115,6 +122,11 @@ def solve_path(
     solution : ndarray, optional
         The puzzle's one solution (proved unique): where no technique applies, the path
         guesses its value for a cell, and always ends solved. Without it, it stops stuck.
+    timeout : float
+        Seconds the path may take (checked between steps; a step of a trial on a large grid
+        can take a second or two): then it stops with ``timeout``.
+    most_steps : int, optional
+        Stop after this many steps (``steps``; a hint takes one).
 
     Examples
     --------
@@ -124,10 +136,16 @@ def solve_path(
     >>> path.stop, len(path.steps), path.steps[0].technique
     ('solved', 12, 'hidden single')
     """
+    check_timeout(timeout)
+    deadline = time.perf_counter() + timeout
     board = Board.start(puzzle, values)
     steps: list[Step] = []
     cap = puzzle.n_cells * puzzle.size * MAX_STEPS_PER_CANDIDATE + 1
+    if most_steps is not None:
+        cap = min(cap, most_steps)
     while board.free and len(steps) < cap:
+        if time.perf_counter() > deadline:
+            return Path(tuple(steps), "timeout", board.values.copy())
         if board.contradiction():
             return Path(tuple(steps), "contradiction", board.values.copy())
         step = next_step(board, solution)
@@ -135,4 +153,4 @@ def solve_path(
             return Path(tuple(steps), "stuck", board.values.copy())
         apply(board, step)
         steps.append(step)
-    return Path(tuple(steps), "solved" if not board.free else "stuck", board.values.copy())
+    return Path(tuple(steps), "solved" if not board.free else "steps", board.values.copy())
