@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ndoku.errors import NdokuError
 from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.units import BOX, COLUMN, ROW
@@ -283,3 +284,13 @@ def test_kinds_the_fish_read_are_rows_and_columns_of_one_sub_grid() -> None:
         assert (tables.kind[rows] == ROW).all() and (tables.kind[cols] == COLUMN).all()
     shared = [u for u in range(len(tables.units)) if tables.kind[u] == BOX]
     assert len(shared) == 5 * 9 - 4
+
+
+def test_a_path_stops_at_its_timeout_and_at_its_step_budget() -> None:
+    [p] = read_puzzles(DATA / "sudoku9/norvig_easy50.txt")[:1]
+    timed = solve_path(p, timeout=1e-9)
+    assert timed.stop == "timeout" and not timed.steps
+    one = solve_path(p, most_steps=1)
+    assert one.stop == "steps" and len(one.steps) == 1
+    with pytest.raises(NdokuError, match="timeout"):
+        solve_path(p, timeout=float("nan"))
