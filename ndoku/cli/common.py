@@ -46,15 +46,20 @@ def puzzle_options(command: F) -> F:
     )(command)
 
 
-def limit_options(command: F) -> F:
-    """Bounds every solving command shares."""
-    command = click.option(
+def timeout_option(help: str) -> Callable[[F], F]:
+    """``--timeout`` in seconds, default :data:`~ndoku.limits.DEFAULT_TIMEOUT`."""
+    return click.option(
         "--timeout",
         type=click.FloatRange(min=0, min_open=True),
         default=DEFAULT_TIMEOUT,
         show_default=True,
-        help="Seconds per puzzle before giving up.",
-    )(command)
+        help=help,
+    )
+
+
+def limit_options(command: F) -> F:
+    """Bounds every solving command shares."""
+    command = timeout_option("Seconds per puzzle before giving up.")(command)
     command = click.option(
         "--max-nodes",
         type=click.IntRange(min=1),

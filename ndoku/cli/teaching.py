@@ -3,30 +3,48 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ndoku.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_UNSOLVED,
-    F,
     Failure,
     file_record,
     format_option,
     puzzle_options,
     read_all,
+    timeout_option,
 )
-from ndoku.limits import DEFAULT_TIMEOUT
+
+if TYPE_CHECKING:
+    from ndoku.tasks.explain import Explanation
 
 
-def timeout_option(command: F) -> F:
-    return click.option(
-        "--timeout",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_TIMEOUT,
-        show_default=True,
-        help="Seconds per puzzle, for the check of its one solution and for the path.",
-    )(command)
+def _explained(
+    files: tuple[str, ...],
+    symbols: str | None,
+    layout: str | None,
+    timeout: float,
+    most_steps: int | None,
+    bad: list[int],
+) -> Iterator[tuple[dict[str, Any], Explanation]]:
+    """(the record's file and number, the explanation) of every puzzle; a file that cannot
+    be read (its error printed) appends an exit status to ``bad``."""
+    from ndoku.tasks.explain import explain
+
+    for path, puzzles in read_all(files, symbols, layout):
+        if puzzles is None:
+            bad.append(EXIT_BAD_INPUT)
+            continue
+        for number, puzzle in enumerate(puzzles, start=1):
+            where = file_record(path, number, len(puzzles) > 1)
+            yield where, explain(puzzle, timeout, most_steps)
+
+
+TIMEOUT_HELP = "Seconds per puzzle, for the check of its one solution and for the path."
 
 
 @click.command()
@@ -37,7 +55,7 @@ def timeout_option(command: F) -> F:
     "text: the step in a sentence or two; json: one object per puzzle (step, technique, "
     "text, cells, placements, eliminations; rows and columns 0-based).",
 )
-@timeout_option
+@timeout_option(TIMEOUT_HELP)
 def hint(
     files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: str, timeout: float
 ) -> None:
@@ -48,33 +66,21 @@ def hint(
     stands. Where no technique applies the step is a guess (the one solution's value, proved
     by search), said as such.
     """
-    from ndoku.tasks.explain import explain
-
-    status = 0
-    for path, puzzles in read_all(files, symbols, layout):
-        if puzzles is None:
-            status = max(status, EXIT_BAD_INPUT)
-            continue
-        for number, puzzle in enumerate(puzzles, start=1):
-            told = explain(puzzle, timeout, most_steps=1)
-            batch = len(puzzles) > 1
-            if not told.path.steps:
-                status = max(status, EXIT_UNSOLVED if not told.path.solved else 0)
-                what = (
-                    "nothing left to do: the grid is solved"
-                    if told.path.solved
-                    else (told.summary())
-                )
-                if fmt == "json":
-                    record = file_record(path, number, batch) | {"step": None, "text": what}
-                    click.echo(json.dumps(record))
-                else:
-                    click.echo(what)
-                continue
+    statuses: list[int] = []
+    for where, told in _explained(files, symbols, layout, timeout, 1, statuses):
+        if not told.path.steps:
+            if not told.path.solved:
+                statuses.append(EXIT_UNSOLVED)
+            what = "nothing left to do: the grid is solved" if told.path.solved else told.summary()
             if fmt == "json":
-                click.echo(json.dumps(file_record(path, number, batch) | told.record(0)))
+                click.echo(json.dumps(where | {"step": None, "text": what}))
             else:
-                click.echo(told.text(0))
+                click.echo(what)
+        elif fmt == "json":
+            click.echo(json.dumps(where | told.record(0)))
+        else:
+            click.echo(told.text(0))
+    status = max(statuses, default=0)
     if status:
         raise Failure(status)
 
@@ -87,7 +93,7 @@ def hint(
     "text: one step per line, then a summary; json: one object per step, then one for the "
     "path (stop, steps, techniques, hardest).",
 )
-@timeout_option
+@timeout_option(TIMEOUT_HELP)
 def explain(
     files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: str, timeout: float
 ) -> None:
@@ -97,26 +103,19 @@ def explain(
     Where no technique applies, a step is a guess (said as such, and counted in the summary).
     Exit status 1 when the timeout stopped a path before the solution.
     """
-    from ndoku.tasks.explain import explain as explain_puzzle
-
-    status = 0
-    for path, puzzles in read_all(files, symbols, layout):
-        if puzzles is None:
-            status = max(status, EXIT_BAD_INPUT)
-            continue
-        for number, puzzle in enumerate(puzzles, start=1):
-            told = explain_puzzle(puzzle, timeout)
-            batch = len(puzzles) > 1
-            if not told.path.solved:
-                status = max(status, EXIT_UNSOLVED)
-            for k in range(len(told.path.steps)):
-                if fmt == "json":
-                    click.echo(json.dumps(file_record(path, number, batch) | told.record(k)))
-                else:
-                    click.echo(f"{k + 1}. {told.text(k)}")
+    statuses: list[int] = []
+    for where, told in _explained(files, symbols, layout, timeout, None, statuses):
+        if not told.path.solved:
+            statuses.append(EXIT_UNSOLVED)
+        for k in range(len(told.path.steps)):
             if fmt == "json":
-                click.echo(json.dumps(file_record(path, number, batch) | told.summary_record()))
+                click.echo(json.dumps(where | told.record(k)))
             else:
-                click.echo(f"# {told.summary()}")
+                click.echo(f"{k + 1}. {told.text(k)}")
+        if fmt == "json":
+            click.echo(json.dumps(where | told.summary_record()))
+        else:
+            click.echo(f"# {told.summary()}")
+    status = max(statuses, default=0)
     if status:
         raise Failure(status)
