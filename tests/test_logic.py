@@ -18,6 +18,7 @@ from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.units import BOX, COLUMN, ROW
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.logic import Board, solve_path
+from ndoku.solvers.logic.chains import w_wing, xy_chain, xyz_wing
 from ndoku.solvers.logic.techniques import (
     fish,
     full_house,
@@ -260,7 +261,7 @@ def test_subsets_equal_the_reference(k: int, data: st.DataObject, puzzle: Puzzle
         expected = ref(board, k)
         assert (first is None) == (not expected), (find, expected)
         if first is not None:
-            assert set(first.eliminations) <= expected
+            assert set(first.eliminations) <= expected, (first, expected)
 
 
 @pytest.mark.parametrize("k", [2, 3])
@@ -294,3 +295,93 @@ def test_a_path_stops_at_its_timeout_and_at_its_step_budget() -> None:
     assert one.stop == "steps" and len(one.steps) == 1
     with pytest.raises(NdokuError, match="timeout"):
         solve_path(p, timeout=float("nan"))
+
+
+def _sparse_board(puzzle: Puzzle, data: st.DataObject) -> Board:
+    """A board whose free cells have two or three random candidates (wings need them)."""
+    board = Board.start(puzzle)
+    size = puzzle.size
+    board.cand[:] = False
+    for cell in range(puzzle.n_cells):
+        values = data.draw(st.lists(st.integers(0, size - 1), min_size=2, max_size=3))
+        board.cand[cell, values] = True
+    return board
+
+
+def _seeing(
+    board: Board, v: int, cells: tuple[int, ...], pattern: tuple[int, ...] = ()
+) -> set[tuple[int, int]]:
+    """(cell, v + 1) for every cell outside ``cells`` and ``pattern`` with candidate v that
+    sees all of ``cells``."""
+    sees = board.tables.sees
+    return {
+        (c, v + 1)
+        for c in range(len(board.values))
+        if board.cand[c, v] and c not in cells + pattern and all(sees[c, x] for x in cells)
+    }
+
+
+def _bivalue(board: Board) -> list[int]:
+    return [c for c in range(len(board.values)) if not board.values[c] and board.cand[c].sum() == 2]
+
+
+def ref_xyz(board: Board) -> set[tuple[int, int]]:
+    """Pivot {x, y, z}, peers {x, z} and {y, z}: z leaves what sees all three."""
+    sees, cand = board.tables.sees, board.cand
+    out = set()
+    for p in range(len(board.values)):
+        if board.values[p] or cand[p].sum() != 3:
+            continue
+        wings = [w for w in _bivalue(board) if sees[p, w] and not (cand[w] & ~cand[p]).any()]
+        for w1, w2 in combinations(wings, 2):
+            shared = cand[w1] & cand[w2]
+            if shared.sum() == 1 and (cand[w1] | cand[w2]).sum() == 3:
+                out |= _seeing(board, int(np.flatnonzero(shared)[0]), (p, w1, w2))
+    return out
+
+
+def ref_w(board: Board) -> set[tuple[int, int]]:
+    """Two {x, y} cells, not peers, whose ends of a strong link on x see one each."""
+    sees, cand = board.tables.sees, board.cand
+    out = set()
+    for p, q in combinations(_bivalue(board), 2):
+        if sees[p, q] or not (cand[p] == cand[q]).all():
+            continue
+        x_y = [int(v) for v in np.flatnonzero(cand[p])]
+        for x, y in (x_y, x_y[::-1]):
+            for cells in board.tables.units:
+                spots = [int(c) for c in cells if cand[c, x]]
+                if len(spots) != 2 or x + 1 in board.values[cells] or set(spots) & {p, q}:
+                    continue
+                a, b = spots
+                if (sees[p, a] and sees[q, b]) or (sees[p, b] and sees[q, a]):
+                    out |= _seeing(board, y, (p, q))
+    return out
+
+
+def ref_xy_wing(board: Board) -> set[tuple[int, int]]:
+    """Pivot {x, y}, peers {x, z} and {y, z} (z neither x nor y): z leaves what sees both
+    peers."""
+    sees, cand = board.tables.sees, board.cand
+    out = set()
+    two = _bivalue(board)
+    for p in two:
+        for a, b in combinations([c for c in two if c != p and sees[p, c]], 2):
+            with_a, with_b = cand[a] & cand[p], cand[b] & cand[p]
+            shared = cand[a] & cand[b] & ~cand[p]
+            one_each = with_a.sum() == 1 and with_b.sum() == 1 and (with_a != with_b).any()
+            if one_each and shared.sum() == 1:
+                out |= _seeing(board, int(np.flatnonzero(shared)[0]), (a, b), (p,))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.sampled_from([FOUR, NINE, JIGSAW]))
+def test_wings_equal_the_reference(data: st.DataObject, puzzle: Puzzle) -> None:
+    board = _sparse_board(puzzle, data)
+    for find, ref in ((xyz_wing, ref_xyz), (w_wing, ref_w), (xy_chain(3, 3, 0), ref_xy_wing)):
+        first = find(board)
+        expected = ref(board)
+        assert (first is None) == (not expected), (find, expected)
+        if first is not None:
+            assert set(first.eliminations) <= expected, (first, expected)
