@@ -160,19 +160,20 @@ class Board:
         self.cand[cell] = False
         self.cand[peers[ptr[cell] : ptr[cell + 1]], value - 1] = False
 
+    def lacking(self) -> BoolArray:
+        """``lacking[u, v - 1]``: unit u does not hold value v yet."""
+        units = self.tables.units
+        held = np.zeros((len(units), self.tables.size + 1), dtype=bool)
+        held[np.arange(len(units))[:, None], self.values[units]] = True
+        return ~held[:, 1:]
+
     def contradiction(self) -> bool:
         """A free cell without candidates, or a value a unit lacks with no place left in it."""
         free = self.values == 0
         if (free & ~self.cand.any(axis=1)).any():
             return True
-        units = self.tables.units
-        held = self.values[units]
-        places = self.cand[units].sum(axis=1)  # (units, N)
-        for v in range(self.tables.size):
-            lacking = ~(held == v + 1).any(axis=1)
-            if (lacking & (places[:, v] == 0)).any():
-                return True
-        return False
+        places = self.cand[self.tables.units].sum(axis=1)  # (units, N)
+        return bool((self.lacking() & (places == 0)).any())
 
     def copy(self) -> Board:
         return Board(self.puzzle, self.tables, self.values.copy(), self.cand.copy())

@@ -38,7 +38,7 @@ from itertools import combinations
 import numpy as np
 
 from ndoku.model.units import BOX, COLUMN, ROW
-from ndoku.solvers.logic.board import Board, BoolArray, IntArray
+from ndoku.solvers.logic.board import Board, IntArray
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
@@ -73,21 +73,13 @@ class Step:
     eliminations: tuple[tuple[int, int], ...] = ()
 
 
-def _lacking(board: Board) -> BoolArray:
-    """``lacks[u, v - 1]``: unit u does not hold value v yet."""
-    units = board.tables.units
-    held = np.zeros((len(units), board.tables.size + 1), dtype=bool)
-    held[np.arange(len(units))[:, None], board.values[units]] = True
-    return ~held[:, 1:]
-
-
 def full_house(board: Board) -> Step | None:
     """The last free cell of a unit."""
     units = board.tables.units
     free = board.values[units] == 0
     for u in np.flatnonzero(free.sum(axis=1) == 1):
         cell = int(units[u][free[u]][0])
-        value = int(np.flatnonzero(_lacking(board)[u])[0]) + 1
+        value = int(np.flatnonzero(board.lacking()[u])[0]) + 1
         return Step("full house", 1.0, (cell,), (int(u),), (value,), ((cell, value),))
     return None
 
@@ -96,7 +88,7 @@ def hidden_single(board: Board) -> Step | None:
     """A value with one place left in a unit; boxes first (the easier to see)."""
     tables = board.tables
     places = board.cand[tables.units].sum(axis=1)  # (units, N)
-    found = (places == 1) & _lacking(board)
+    found = (places == 1) & board.lacking()
     for boxes in (True, False):
         where = found & ((tables.kind == BOX) == boxes)[:, None]
         if where.any():
@@ -173,7 +165,7 @@ def hidden_subset(k: int, rating: float) -> Callable[[Board], Step | None]:
 
     def find(board: Board) -> Step | None:
         cand = board.cand
-        lacking = _lacking(board)
+        lacking = board.lacking()
         for u, cells in enumerate(board.tables.units):
             missing = np.flatnonzero(lacking[u])
             if len(missing) <= k:
@@ -205,7 +197,7 @@ def fish(k: int, rating: float) -> Callable[[Board], Step | None]:
     def find(board: Board) -> Step | None:
         tables = board.tables
         cand = board.cand
-        lacking = _lacking(board)
+        lacking = board.lacking()
         for value in range(tables.size):
             for base, cover in _orientations(tables.lines):
                 spots = [(line, np.flatnonzero(cand[tables.units[line], value])) for line in base]

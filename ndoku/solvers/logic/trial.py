@@ -1,16 +1,53 @@
-"""The last resorts of a path: a trial (a candidate whose placement leads, by singles alone,
-to a contradiction, so it goes) and, failing that, a guess (a value taken from the one
-solution the exact search proved). Both count as guesses in a rating."""
+"""The last resorts of a path: a trial, which tries a value and follows singles, and,
+failing that, a guess.
+
+Glossary (terms of :mod:`.techniques` aside)
+--------
+settle
+    Place every naked and hidden single of a board, again and again, until none is left or
+    a contradiction shows (two singles that clash count as one).
+trial
+    A candidate whose placement settles into a contradiction: it is removed.
+guess
+    A value taken from the one solution the exact search proved (said as such; a rating
+    counts it).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ndoku.solvers.logic.board import Board, IntArray
-from ndoku.solvers.logic.techniques import Step, full_house, hidden_single, naked_single
+from ndoku.solvers.logic.techniques import Step
 
-#: Singles a trial runs at most before it gives up on a candidate.
-TRIAL_STEPS = 200
+#: Rounds of singles a settle runs at most (each places every single it finds).
+SETTLE_ROUNDS = 200
+
+
+def settle(board: Board) -> bool:
+    """Place naked and hidden singles until none is left; False on a contradiction."""
+    tables = board.tables
+    for _ in range(SETTLE_ROUNDS):
+        if board.contradiction():
+            return False
+        free = board.values == 0
+        found: dict[int, int] = {
+            int(c): int(np.flatnonzero(board.cand[c])[0]) + 1
+            for c in np.flatnonzero(free & (board.cand.sum(axis=1) == 1))
+        }
+        places = board.cand[tables.units].sum(axis=1)
+        for u, v in np.argwhere((places == 1) & board.lacking()):
+            cells = tables.units[u]
+            cell = int(cells[board.cand[cells, v]][0])
+            if found.setdefault(cell, int(v) + 1) != v + 1:
+                return False  # one cell, two values forced
+        if not found:
+            return True
+        for cell, value in found.items():
+            if not board.cand[cell, value - 1]:
+                return False  # an earlier single of this round took it
+            board.place(cell, value)
+    return True
 
 
 def trial(board: Board) -> Step | None:
@@ -29,18 +66,10 @@ def trial(board: Board) -> Step | None:
 
 
 def _fails(board: Board, cell: int, value: int) -> bool:
-    """Whether singles, from ``value`` placed in ``cell``, reach a contradiction."""
+    """Whether ``value`` placed in ``cell`` settles into a contradiction."""
     tried = board.copy()
     tried.place(cell, value)
-    for _ in range(TRIAL_STEPS):
-        if tried.contradiction():
-            return True
-        step = full_house(tried) or hidden_single(tried) or naked_single(tried)
-        if step is None:
-            return False
-        for c, v in step.placements:
-            tried.place(c, v)
-    return False
+    return not settle(tried)
 
 
 def guess(board: Board, solution: IntArray) -> Step | None:
