@@ -326,3 +326,12 @@ def test_bad_pasted_grids_are_named(run: CliRun, text: str, message: str) -> Non
     code, out, err = run("solve", "-", input=text)
     assert code == 2 and out == ""
     assert err.startswith("Error:") and message in err
+
+
+def test_two_empty_marks_run_together_are_no_empty_cell(run: CliRun, tmp_path: Path) -> None:
+    # found by the fuzz test below: '.-' was read as one empty cell, then failed verification
+    path = tmp_path / "damaged.txt"
+    path.write_text("4 . . |. . . |8 . 5\n.- 3 . |. . . |. . .\n" + ". . . |7 . . |. . .\n" * 7)
+    code, out, err = run("solve", str(path))
+    assert code == 2 and not out
+    assert "line 2, column 1: unknown token '.-'" in err

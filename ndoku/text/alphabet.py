@@ -35,7 +35,7 @@ DIGITS = string.digits + string.ascii_uppercase
 #: Order used to expand ranges such as ``0-F`` or ``a-z`` in ``# symbols:``.
 RANGE_ORDER = DIGITS + string.ascii_lowercase
 #: Marks that mean an empty cell in every reading (``.``: or a missing cell, by the shape).
-EMPTY_MARKS = ".-_"
+EMPTY_MARKS = (".", "-", "_")  # single characters: ".-" is no empty mark
 EMPTY = 0
 #: ``value`` of a token that is no symbol of a reading (and no empty mark).
 UNREADABLE = -1
@@ -152,7 +152,7 @@ def parse_symbols(spec: str) -> str:
     alphabet = "".join(out)
     if len(alphabet) < 2:
         raise NdokuError(f"symbols: {spec!r} declares fewer than two symbols")
-    bad = sorted(set(alphabet) & set(EMPTY_MARKS + "#"))
+    bad = sorted(set(alphabet) & {*EMPTY_MARKS, "#"})
     if bad:
         raise NdokuError(f"symbols: {bad[0]!r} cannot be a symbol (it marks empty or missing)")
     if len(set(alphabet)) != len(alphabet):
