@@ -90,6 +90,27 @@ class Frame:
         """CSR of cell → the units holding it."""
         return self.units.of_cells(self.n_cells)
 
+    @cached_property
+    def crossings(self) -> list[tuple[int, int, IntArray]]:
+        """``(a, b, shared)`` for every ordered pair of units that share two cells or more:
+        by a rising, each a's partners in the order its cells (rising) meet them; ``shared``
+        the cells of a ∩ b, rising. Locked candidates work across these."""
+        ptr, of_cell = self.cell_units
+        units = self.units
+        found = []
+        for a in range(len(units)):
+            mine = set(units[a].tolist())
+            met = {a}
+            for c in sorted(mine):
+                for b in of_cell[ptr[c] : ptr[c + 1]].tolist():
+                    if b in met:
+                        continue
+                    met.add(b)
+                    shared = sorted(mine.intersection(units[b].tolist()))
+                    if len(shared) >= 2:
+                        found.append((a, b, np.array(shared, dtype=np.int32)))
+        return found
+
     def table(self, name: str, build: Callable[[Frame], _T]) -> _T:
         """A solver's table for this layout, built by ``build(frame)`` on first use."""
         if name not in self._tables:

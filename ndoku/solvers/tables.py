@@ -99,17 +99,13 @@ def _crossings(frame: Frame) -> tuple[IntArray, int]:
         per piece: partner count, per partner: B, count, cells of B \\ A…
     """
     units = frame.units
-    ptr_u, of_cell = frame.cell_units
+    crossing: list[dict[frozenset[int], list[int]]] = [{} for _ in range(len(units))]
+    for a, b, shared in frame.crossings:
+        crossing[a].setdefault(frozenset(shared.tolist()), []).append(b)
     program: list[int] = []
     n_groups = 0
-    for a in range(len(units)):
+    for a, partners in enumerate(crossing):
         mine = set(units[a].tolist())
-        partners: dict[frozenset[int], list[int]] = {}
-        for c in sorted(mine):
-            for b in of_cell[ptr_u[c] : ptr_u[c + 1]].tolist():
-                shared = frozenset(mine.intersection(units[b].tolist()))
-                if b != a and len(shared) >= 2 and b not in partners.get(shared, []):
-                    partners.setdefault(shared, []).append(b)
         groups: list[list[frozenset[int]]] = []
         for piece in partners:
             home = next((g for g in groups if all(piece.isdisjoint(q) for q in g)), None)
