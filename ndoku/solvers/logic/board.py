@@ -46,7 +46,8 @@ class Tables:
         The first sub-grid whose window holds the whole unit, -1 for none (an extra unit
         spread over several sub-grids).
     crossings : list of (int, int, ndarray, ndarray)
-        Per ordered pair of crossing units ``(a, b)``: their shared cells, and b's other cells.
+        :attr:`Frame.crossings <ndoku.model.frame.Frame.crossings>`, each with b's cells
+        outside a.
     lines : list of (ndarray, ndarray)
         Per sub-grid, its rows and its columns (unit numbers, top to bottom, left to right):
         the base and cover sets of fish.
@@ -80,16 +81,10 @@ class Tables:
                 if inside.all():
                     grid_of[u] = g
                     break
-        ptr, of_cell = frame.cell_units
-        crossings = []
-        for a in range(len(units)):
-            mine = set(units[a].tolist())
-            partners = {int(b) for c in units[a] for b in of_cell[ptr[c] : ptr[c + 1]]} - {a}
-            for b in sorted(partners):
-                shared = np.array(sorted(mine.intersection(units[b].tolist())), dtype=np.int32)
-                if len(shared) >= 2:
-                    rest = np.array([c for c in units[b] if c not in mine], dtype=np.int32)
-                    crossings.append((a, b, shared, rest))
+        crossings = [
+            (a, b, shared, units[b][~np.isin(units[b], units[a])].astype(np.int32))
+            for a, b, shared in frame.crossings
+        ]
         lines = []
         for g in range(len(frame.layout.corners)):
             rows = np.flatnonzero((grid_of == g) & (kind == ROW)).astype(np.int32)
@@ -166,6 +161,22 @@ class Board:
         held = np.zeros((len(units), self.tables.size + 1), dtype=bool)
         held[np.arange(len(units))[:, None], self.values[units]] = True
         return ~held[:, 1:]
+
+    def naked_singles(self) -> list[tuple[int, int]]:
+        """(cell, value) of every free cell with one candidate, cells rising."""
+        single = np.flatnonzero((self.values == 0) & (self.cand.sum(axis=1) == 1))
+        return [(int(c), int(np.flatnonzero(self.cand[c])[0]) + 1) for c in single]
+
+    def hidden_singles(self) -> list[tuple[int, int, int]]:
+        """(unit, cell, value) of every value a unit lacks that has one place left in it,
+        by unit, then value."""
+        units = self.tables.units
+        places = self.cand[units].sum(axis=1)  # (units, N)
+        found = []
+        for u, v in np.argwhere((places == 1) & self.lacking()):
+            cells = units[u]
+            found.append((int(u), int(cells[self.cand[cells, v]][0]), int(v) + 1))
+        return found
 
     def contradiction(self) -> bool:
         """A free cell without candidates, or a value a unit lacks with no place left in it."""

@@ -24,11 +24,6 @@ from ndoku.solvers.logic.techniques import (
 )
 from ndoku.solvers.logic.trial import guess, trial
 
-#: Steps a path takes at most: each places a value or removes a candidate, so a path is
-#: never longer than cells × N; the cap guards the loop all the same.
-MAX_STEPS_PER_CANDIDATE = 1
-
-
 #: Every technique, easiest first: (name, rating of its easiest form, finder).
 TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("full house", 1.0, full_house),
@@ -140,7 +135,8 @@ def solve_path(
     deadline = time.perf_counter() + timeout
     board = Board.start(puzzle, values)
     steps: list[Step] = []
-    cap = puzzle.n_cells * puzzle.size * MAX_STEPS_PER_CANDIDATE + 1
+    # each step places a value or removes a candidate: no path is longer than cells × N
+    cap = puzzle.n_cells * puzzle.size + 1
     if most_steps is not None:
         cap = min(cap, most_steps)
     while board.free and len(steps) < cap:

@@ -86,27 +86,21 @@ def full_house(board: Board) -> Step | None:
 
 def hidden_single(board: Board) -> Step | None:
     """A value with one place left in a unit; boxes first (the easier to see)."""
-    tables = board.tables
-    places = board.cand[tables.units].sum(axis=1)  # (units, N)
-    found = (places == 1) & board.lacking()
+    found = board.hidden_singles()
     for boxes in (True, False):
-        where = found & ((tables.kind == BOX) == boxes)[:, None]
-        if where.any():
-            u, v = (int(x) for x in np.argwhere(where)[0])
-            cells = tables.units[u]
-            cell = int(cells[board.cand[cells, v]][0])
-            rating = 1.2 if boxes else 1.5
-            return Step("hidden single", rating, (cell,), (u,), (v + 1,), ((cell, v + 1),))
+        for u, cell, value in found:
+            if (board.tables.kind[u] == BOX) == boxes:
+                rating = 1.2 if boxes else 1.5
+                return Step("hidden single", rating, (cell,), (u,), (value,), ((cell, value),))
     return None
 
 
 def naked_single(board: Board) -> Step | None:
     """A free cell with one candidate."""
-    single = np.flatnonzero((board.values == 0) & (board.cand.sum(axis=1) == 1))
-    if not len(single):
+    single = board.naked_singles()
+    if not single:
         return None
-    cell = int(single[0])
-    value = int(np.flatnonzero(board.cand[cell])[0]) + 1
+    cell, value = single[0]
     return Step("naked single", 2.3, (cell,), (), (value,), ((cell, value),))
 
 

@@ -26,20 +26,12 @@ SETTLE_ROUNDS = 200
 
 def settle(board: Board) -> bool:
     """Place naked and hidden singles until none is left; False on a contradiction."""
-    tables = board.tables
     for _ in range(SETTLE_ROUNDS):
         if board.contradiction():
             return False
-        free = board.values == 0
-        found: dict[int, int] = {
-            int(c): int(np.flatnonzero(board.cand[c])[0]) + 1
-            for c in np.flatnonzero(free & (board.cand.sum(axis=1) == 1))
-        }
-        places = board.cand[tables.units].sum(axis=1)
-        for u, v in np.argwhere((places == 1) & board.lacking()):
-            cells = tables.units[u]
-            cell = int(cells[board.cand[cells, v]][0])
-            if found.setdefault(cell, int(v) + 1) != v + 1:
+        found = dict(board.naked_singles())
+        for _, cell, value in board.hidden_singles():
+            if found.setdefault(cell, value) != value:
                 return False  # one cell, two values forced
         if not found:
             return True
