@@ -17,7 +17,7 @@ from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.units import BOX, COLUMN, ROW
 from ndoku.solvers.exact import solve_exact
-from ndoku.solvers.logic import Board, solve_path
+from ndoku.solvers.logic import LEVELS, Board, solve_path
 from ndoku.solvers.logic.chains import w_wing, xy_chain, xyz_wing
 from ndoku.solvers.logic.techniques import (
     fish,
@@ -57,6 +57,7 @@ def assert_sound(puzzle: Puzzle) -> str:
         for cell, value in step.eliminations:
             assert solution[cell] != value, step
         assert step.placements or step.eliminations, step
+    assert path.level in LEVELS
     if path.solved:
         assert (path.values == solution).all()
     return path.stop
@@ -385,3 +386,12 @@ def test_wings_equal_the_reference(data: st.DataObject, puzzle: Puzzle) -> None:
         assert (first is None) == (not expected), (find, expected)
         if first is not None:
             assert set(first.eliminations) <= expected, (first, expected)
+
+
+def test_every_technique_has_a_level():
+    """Each name a step can carry maps to one level, and a path's level is its most advanced."""
+    from ndoku.solvers.logic import LEVEL_OF
+
+    assert set(LEVEL_OF.values()) <= set(LEVELS)
+    [p] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
+    assert solve_path(p).level == "singles"

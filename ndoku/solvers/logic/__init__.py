@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from ndoku.solvers.logic.board import Board
-from ndoku.solvers.logic.path import TECHNIQUES, Path, next_step, solve_path
+from ndoku.solvers.logic.path import LEVEL_OF, LEVELS, TECHNIQUES, Path, next_step, solve_path
 from ndoku.solvers.logic.techniques import Step
 
-__all__ = ["TECHNIQUES", "Board", "Path", "Step", "next_step", "solve_path"]
+__all__ = ["LEVELS", "LEVEL_OF", "TECHNIQUES", "Board", "Path", "Step", "next_step", "solve_path"]

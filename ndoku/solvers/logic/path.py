@@ -49,6 +49,31 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
 )
 
 
+#: What a path needs, easiest first: the level of the most advanced family it uses.
+LEVELS = (
+    "singles", "intersections", "subsets", "fish", "wings", "chains", "forcing chains",
+    "trial", "search",
+)  # fmt: skip
+
+#: The level of each technique (by the name its steps carry).
+LEVEL_OF = {
+    "full house": "singles",
+    "hidden single": "singles",
+    "naked single": "singles",
+    "pointing": "intersections",
+    "claiming": "intersections",
+    "locked candidates": "intersections",
+    **{
+        f"{kind} {n}": "subsets" for kind in ("naked", "hidden") for n in ("pair", "triple", "quad")
+    },
+    **dict.fromkeys(("X-wing", "swordfish", "jellyfish"), "fish"),
+    **dict.fromkeys(("XY-wing", "XYZ-wing", "W-wing"), "wings"),
+    **dict.fromkeys(("X-chain", "XY-chain"), "chains"),
+    "trial": "trial",
+    "guess": "search",
+}
+
+
 def next_step(board: Board, solution: IntArray | None = None) -> Step | None:
     """The first step of the easiest technique that applies; with ``solution``, a guess
     when none does; else None."""
@@ -94,6 +119,12 @@ class Path:
     def hardest(self) -> Step | None:
         """The step of the highest rating (the first of them)."""
         return max(self.steps, key=lambda s: s.rating, default=None)
+
+    @property
+    def level(self) -> str:
+        """What the path needs: the most advanced :data:`LEVELS` entry of its steps
+        (``singles`` for a path without steps)."""
+        return LEVELS[max((LEVELS.index(LEVEL_OF[s.technique]) for s in self.steps), default=0)]
 
     def counts(self) -> Counter[str]:
         """How often each technique was used, in the order of first use."""
