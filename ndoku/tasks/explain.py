@@ -143,23 +143,45 @@ def describe(puzzle: Puzzle, step: Step) -> str:
         return f"{name}: in {units[0]}, {cells} hold only {digits}; so {removed}."
     if step.technique.startswith("hidden "):
         return f"{name}: in {units[0]}, {digits} can only go in {cells}; so {removed}."
-    if step.technique == "X-chain":
+    if step.chain and step.technique in ("X-chain", "alternating inference chain"):
+        said = [_node_said(puzzle, n) for n in step.chain]
+        return (
+            f"{name}: if {said[0].replace(' is ', ' were ')}, then {', so '.join(said[1:-1])}, "
+            f"and {said[-1]} after all; so {_node_said(puzzle, step.chain[-1], sure=True)}."
+        )
+    if step.technique in ("X-chain", "skyscraper", "two-string kite", "turbot fish"):
         ends = f"{cell_name(puzzle, step.cells[0])} or {cell_name(puzzle, step.cells[-1])}"
         return (
             f"{name} on {digits}: {_arrows(puzzle, step.cells)} (strong and weak links in "
             f"turn); one of its ends, {ends}, holds {digits}; so {removed}."
         )
-    if step.technique in ("XY-wing", "XY-chain"):
+    if step.technique == "XY-wing":
         return (
             f"{name}: the two-candidate cells {_arrows(puzzle, step.cells)} force one of "
             f"their ends to hold the value they share; so {removed}."
         )
+    if step.technique.endswith("forcing chain") and step.technique != "dynamic forcing chain":
+        whichever = (
+            f"whichever of {digits} {cell_name(puzzle, step.cells[0])} holds"
+            if step.technique == "cell forcing chain"
+            else f"wherever {digits} goes in {units[0]} ({cells})"
+        )
+        return (
+            f"{name}: {whichever}, chains of implications lead to the same conclusion; so "
+            f"{_node_said(puzzle, step.chain[0], sure=True)}."
+        )
+    if step.technique in ("Nishio", "dynamic forcing chain"):
+        which = f"on {digits} alone" if step.technique == "Nishio" else "on every value"
+        return (
+            f"{name}: if {cells} held {digits}, singles ({which}) would lead to a "
+            f"contradiction; so {cells} loses {digits}."
+        )
     if step.technique in ("XYZ-wing", "W-wing"):
         return f"{name} on {digits}: {cells} force the value; so {removed}."
-    if step.technique == "trial":
+    if step.technique in ("WXYZ-wing", "VWXYZ-wing", "UVWXYZ-wing", "TUVWXYZ-wing"):
         return (
-            f"Trial: {digits} in {cells} leads, by singles alone, to a contradiction; so "
-            f"{cells} loses {digits}."
+            f"{name}: {cells} hold {digits} between them, one value each, and all but one "
+            f"value sit only in cells that see each other; so {removed}."
         )
     if step.technique == "guess":
         return (
@@ -169,6 +191,19 @@ def describe(puzzle: Puzzle, step: Step) -> str:
     k = len(step.units) // 2
     base, cover = _and(units[:k]), _and(units[k:])
     return f"{name} on {digits}: in {base}, {digits} can only go in {cover}; so {removed}."
+
+
+def _node_said(puzzle: Puzzle, node: int, sure: bool = False) -> str:
+    """``r3c5 is 7`` or ``r3c5 is not 7`` for a chain's node (see :attr:`Step.chain`)."""
+    size = puzzle.size
+    cell, value, on = node // 2 // size, node // 2 % size + 1, node & 1
+    verb = "holds" if sure else "is"
+    what = (
+        f"{verb} {puzzle.grid.style.symbol(value)}"
+        if on
+        else f"is not {puzzle.grid.style.symbol(value)}"
+    )
+    return f"{cell_name(puzzle, cell)} {what}"
 
 
 def cell_name(puzzle: Puzzle, cell: int) -> str:

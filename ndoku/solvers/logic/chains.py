@@ -23,6 +23,7 @@ XYZ-wing
 W-wing
     Two bivalue cells with the same two candidates x, y, not peers, and a strong link on x
     whose ends see one cell each: one of the two cells holds y, so cells seeing both lose it.
+    Rated 7.1, as the alternating inference chain of eight nodes it is.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ndoku.model.units import COLUMN, ROW
 from ndoku.solvers.logic.board import Board, BoolArray
+from ndoku.solvers.logic.forcing import arrays, node_of
+from ndoku.solvers.logic.implications import forcing_chain
 from ndoku.solvers.logic.techniques import Step
 
 #: cells, units, digits, placements, eliminations of a step found
@@ -63,85 +67,62 @@ def _victims(board: Board, v: int, ends: list[int], skip: set[int]) -> list[tupl
     return [(int(c), v + 1) for c in np.flatnonzero(mask) if int(c) not in skip]
 
 
-def x_chain(least: int, most: int, rating: float) -> Callable[[Board], Step | None]:
-    """X-chains of ``least`` .. ``most`` strong links, the shortest found first (rated one
-    tenth more per strong link beyond ``least``)."""
+#: Least rating of an X-chain by its strong links (when all are parallel lines).
+STRONG_BASE = {2: 4.0, 3: 5.4, 4: 5.8}
+
+
+def x_chain(strong: int) -> Callable[[Board], Step | None]:
+    """X-chains of ``strong`` strong links (2 to 4; fewer where fewer do), found as the
+    shortest forcing chain on one value (:mod:`.implications`); every cell that sees both
+    ends loses the value. Rated after Sukaku Explainer's strong link patterns: the base
+    when every strong link lies in parallel lines (rows only, or columns only), a tenth
+    more when a link lies in a box (region, extra unit), a tenth more when rows and columns
+    mix. With two links: a skyscraper, a two-string kite (a row and a column) or a turbot
+    fish (a box)."""
 
     def find(board: Board) -> Step | None:
-        sees = _sees(board)
-        for v in range(board.tables.size):
-            links = _strong_links(board, v)
-            partners: dict[int, list[tuple[int, int]]] = {}
-            for a, b, u in links:
-                partners.setdefault(a, []).append((b, u))
-                partners.setdefault(b, []).append((a, u))
-            holders = np.flatnonzero(board.cand[:, v])
-            for length in range(least, most + 1):
-                for start in sorted(partners):
-                    step = _x_from(board, v, start, length, partners, holders, sees)
-                    if step is not None:
-                        return Step("X-chain", rating + 0.1 * (length - least), *step)
-        return None
+        nodes = forcing_chain(board.cand, *arrays(board), True, False, 2 * strong + 1, False)
+        if not len(nodes):
+            return None
+        size = board.tables.size
+        cells = [node_of(int(n), size)[0] for n in nodes[1:-1]]
+        v = node_of(int(nodes[0]), size)[1] - 1
+        units = tuple(_link_unit(board, v, cells[i], cells[i + 1]) for i in range(0, len(cells), 2))
+        kinds = {int(board.tables.kind[u]) for u in units}
+        box = bool(kinds - {ROW, COLUMN})
+        mixed = {ROW, COLUMN} <= kinds
+        links = max(2, len(units))
+        rating = round(STRONG_BASE[links] + 0.1 * (box + mixed), 1)
+        name = "X-chain"
+        if links == 2:
+            name = "turbot fish" if box else "two-string kite" if mixed else "skyscraper"
+        removed = _victims(board, v, [cells[0], cells[-1]], set(cells))
+        return Step(name, rating, tuple(cells), units, (v + 1,), eliminations=tuple(removed))
 
     return find
 
 
-def _x_from(
-    board: Board,
-    v: int,
-    start: int,
-    length: int,
-    partners: dict[int, list[tuple[int, int]]],
-    holders: np.ndarray,
-    sees: BoolArray,
-) -> _Found | None:
-    """An X-chain of exactly ``length`` strong links from ``start`` that removes something."""
-    stack: list[tuple[list[int], list[int]]] = [([start], [])]
-    while stack:
-        cells, units = stack.pop()
-        here = cells[-1]
-        for other, u in partners.get(here, []):
-            if other in cells:
-                continue
-            chain, through = [*cells, other], [*units, u]
-            strong = len(through)
-            if strong == length:
-                removed = _victims(board, v, [chain[0], chain[-1]], set(chain))
-                if removed:
-                    return tuple(chain), tuple(through), (v + 1,), (), tuple(removed)
-                continue
-            # a weak link on to the start of the next strong link
-            for nxt in holders:
-                n = int(nxt)
-                if n not in chain and sees[other, n] and n in partners:
-                    stack.append(([*chain, n], through))
+def _link_unit(board: Board, v: int, a: int, b: int) -> int:
+    """A unit where ``a`` and ``b`` are value v's only two places (a line before a box)."""
+    tables = board.tables
+    both = np.flatnonzero(np.isin(tables.units, (a, b)).sum(axis=1) == 2)
+    strong = [int(u) for u in both if board.cand[tables.units[u], v].sum() == 2]
+    return min(strong, key=lambda u: (int(tables.kind[u]) not in (ROW, COLUMN), u))
+
+
+def xy_wing(board: Board) -> Step | None:
+    """A pivot x, y and two peers of it x, z and y, z: z leaves the cells seeing both."""
+    sees = _sees(board)
+    two = [int(c) for c in np.flatnonzero((board.values == 0) & (board.cand.sum(1) == 2))]
+    pair = {c: tuple(int(v) for v in np.flatnonzero(board.cand[c])) for c in two}
+    for start in two:
+        for a in pair[start]:
+            found = _xy_from(board, start, a, 3, two, pair, sees)
+            if found is not None:
+                chain, removed = found
+                digits = tuple(sorted({v + 1 for c in chain for v in pair[c]}))
+                return Step("XY-wing", 4.2, tuple(chain), (), digits, eliminations=tuple(removed))
     return None
-
-
-def xy_chain(least: int, most: int, rating: float) -> Callable[[Board], Step | None]:
-    """XY-chains of ``least`` .. ``most`` bivalue cells, the shortest found first (an XY-wing
-    is the three-cell one; rated one tenth more per cell beyond ``least``)."""
-
-    def find(board: Board) -> Step | None:
-        sees = _sees(board)
-        two = [int(c) for c in np.flatnonzero((board.values == 0) & (board.cand.sum(1) == 2))]
-        pair = {c: tuple(int(v) for v in np.flatnonzero(board.cand[c])) for c in two}
-        for cells in range(least, most + 1):
-            for start in two:
-                for a in pair[start]:
-                    found = _xy_from(board, start, a, cells, two, pair, sees)
-                    if found is not None:
-                        chain, removed = found
-                        name = "XY-wing" if cells == 3 else "XY-chain"
-                        extra = 0.1 * (cells - least)
-                        digits = tuple(sorted({v + 1 for c in chain for v in pair[c]}))
-                        return Step(
-                            name, rating + extra, tuple(chain), (), digits,
-                            eliminations=tuple(removed),
-                        )  # fmt: skip
-        return None
-
-    return find
 
 
 def _xy_from(
@@ -220,6 +201,6 @@ def w_wing(board: Board) -> Step | None:
                             cells = (int(p), int(q), a, b)
                             digits = (x + 1, y + 1)
                             return Step(
-                                "W-wing", 4.4, cells, (), digits, eliminations=tuple(removed)
+                                "W-wing", 7.1, cells, (), digits, eliminations=tuple(removed)
                             )
     return None

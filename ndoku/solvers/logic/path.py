@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from ndoku.limits import DEFAULT_TIMEOUT, check_timeout
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.logic.board import Board, IntArray
-from ndoku.solvers.logic.chains import w_wing, x_chain, xy_chain, xyz_wing
+from ndoku.solvers.logic.chains import w_wing, x_chain, xy_wing, xyz_wing
+from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_forcing_chain
+from ndoku.solvers.logic.guess import guess
 from ndoku.solvers.logic.techniques import (
     Step,
     fish,
@@ -22,9 +24,21 @@ from ndoku.solvers.logic.techniques import (
     naked_single,
     naked_subset,
 )
-from ndoku.solvers.logic.trial import guess, trial
+from ndoku.solvers.logic.wings import wing
 
-#: Every technique, easiest first: (name, rating of its easiest form, finder).
+
+def chains(board: Board) -> Step | None:
+    """The forcing chain of least rating, or a W-wing where it rates no higher (the same
+    deduction, easier to follow)."""
+    best = forcing_chains(board)
+    if best is not None and best.rating < 7.1:
+        return best
+    wings = w_wing(board)
+    return wings if wings is not None and (best is None or wings.rating <= best.rating) else best
+
+
+#: Every technique in the order a path tries them (Sukaku Explainer's order, which rises
+#: with difficulty but for a few): (name, rating of its easiest form, finder).
 TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("full house", 1.0, full_house),
     ("hidden single", 1.2, hidden_single),
@@ -36,23 +50,27 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("naked triple", 3.6, naked_subset(3, 3.6)),
     ("swordfish", 3.8, fish(3, 3.8)),
     ("hidden triple", 4.0, hidden_subset(3, 4.0)),
-    ("X-chain", 4.2, x_chain(2, 2, 4.2)),  # skyscraper, two-string kite, turbot fish
-    ("XY-wing", 4.2, xy_chain(3, 3, 4.2)),
+    ("two strong links", 4.0, x_chain(2)),  # skyscraper, two-string kite, turbot fish
+    ("XY-wing", 4.2, xy_wing),
     ("XYZ-wing", 4.4, xyz_wing),
-    ("W-wing", 4.4, w_wing),
-    ("X-chain", 4.6, x_chain(3, 5, 4.6)),
-    ("XY-chain", 4.8, xy_chain(4, 8, 4.8)),
     ("naked quad", 5.0, naked_subset(4, 5.0)),
     ("jellyfish", 5.2, fish(4, 5.2)),
     ("hidden quad", 5.4, hidden_subset(4, 5.4)),
-    ("trial", 8.0, trial),
+    ("three strong links", 5.4, x_chain(3)),
+    ("WXYZ-wing", 5.5, wing(4)),
+    ("four strong links", 5.8, x_chain(4)),
+    ("VWXYZ-wing", 6.2, wing(5)),
+    ("UVWXYZ-wing", 6.6, wing(6)),
+    ("forcing chains", 6.6, chains),  # X-, XY- and alternating inference chains, W-wing
+    ("TUVWXYZ-wing", 7.5, wing(7)),
+    ("Nishio", 7.5, dynamic_chain(True)),
+    ("cell and unit forcing chains", 8.0, group_forcing_chain),
+    ("dynamic forcing chain", 8.5, dynamic_chain(False)),
 )
-
 
 #: What a path needs, easiest first: the level of the most advanced family it uses.
 LEVELS = (
-    "singles", "intersections", "subsets", "fish", "wings", "chains", "forcing chains",
-    "trial", "search",
+    "singles", "intersections", "subsets", "fish", "wings", "chains", "forcing chains", "search",
 )  # fmt: skip
 
 #: The level of each technique (by the name its steps carry).
@@ -67,9 +85,14 @@ LEVEL_OF = {
         f"{kind} {n}": "subsets" for kind in ("naked", "hidden") for n in ("pair", "triple", "quad")
     },
     **dict.fromkeys(("X-wing", "swordfish", "jellyfish"), "fish"),
+    **dict.fromkeys(("skyscraper", "two-string kite", "turbot fish"), "wings"),
     **dict.fromkeys(("XY-wing", "XYZ-wing", "W-wing"), "wings"),
-    **dict.fromkeys(("X-chain", "XY-chain"), "chains"),
-    "trial": "trial",
+    **dict.fromkeys(("WXYZ-wing", "VWXYZ-wing", "UVWXYZ-wing", "TUVWXYZ-wing"), "wings"),
+    **dict.fromkeys(("X-chain", "XY-chain", "alternating inference chain"), "chains"),
+    **dict.fromkeys(
+        ("Nishio", "cell forcing chain", "unit forcing chain", "dynamic forcing chain"),
+        "forcing chains",
+    ),
     "guess": "search",
 }
 

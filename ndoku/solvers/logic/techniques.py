@@ -62,6 +62,9 @@ class Step:
         The values of the pattern.
     placements, eliminations : tuple of (cell, value)
         Values it places, and candidates it removes.
+    chain : tuple of int
+        A forcing chain's nodes, assumption to conclusion (``(cell * N + value - 1) * 2 +
+        on``; see :mod:`.implications`); a cell or unit forcing chain's conclusion.
     """
 
     technique: str
@@ -71,6 +74,7 @@ class Step:
     digits: tuple[int, ...]
     placements: tuple[tuple[int, int], ...] = ()
     eliminations: tuple[tuple[int, int], ...] = ()
+    chain: tuple[int, ...] = ()
 
 
 def full_house(board: Board) -> Step | None:

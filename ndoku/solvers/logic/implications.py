@@ -1,0 +1,455 @@
+"""Compiled searches of the implication graph: forcing chains, cell and unit forcing chains,
+and contradictions followed by singles (Nishio, dynamic forcing chains).
+
+Glossary (terms of :mod:`.chains` aside)
+--------
+node
+    A candidate assumed true (``on``) or false (``off``): for the k-th live candidate of a
+    board (see :func:`live`), node k is on and node L + k off, with L the candidates.
+implication
+    From on(c, v): off(c, w) for c's other candidates, off(p, v) for c's peers p. From
+    off(c, v): on(c, w) when w is c's other candidate (a bivalue cell; a *y-link*), on(q, v)
+    when q is v's other place in a unit of c (a *x-link*). X-chains use only x-links and
+    the value's own peers, Y-chains only y-links, alternating inference chains both.
+forcing chain
+    Implications from on(c, v) to off(c, v) (so c is not v), or from off(c, v) to on(c, v)
+    (so c is v). Its *complexity* is the nodes it runs through, both ends counted.
+cell / unit forcing chain
+    Every candidate of a cell (every place of a value in a unit) implies the same node:
+    that node holds. Complexity: the nodes of all its branches.
+dynamic implication
+    Implications from an assumption followed on a board that remembers every node reached:
+    off(c, v) makes c's last candidate on, or v's last place in a unit on (singles), not
+    only in bivalue cells and two-place units.
+Nishio / dynamic forcing chain
+    An assumption on(c, v) whose dynamic implications (on v alone for Nishio; on every value
+    for the dynamic chain) reach a contradiction (a node both on and off, a cell with no
+    candidate, a unit with no place for a value it lacks): c is not v. Complexity: the nodes
+    the contradiction rests on.
+
+Every kernel takes the candidates as a ``(cells, N)`` boolean array and the layout's CSR
+arrays, and returns nodes as ``(cell * N + value) * 2 + on`` (values from 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.jit import kernel
+
+IntArray = NDArray[np.int32]
+BoolArray = NDArray[np.bool_]
+
+#: Branches a cell or unit forcing chain may have (more take long and are seldom wanted).
+MOST_BRANCHES = 4
+#: Live candidates up to which the cell and unit forcing chains keep every branch's
+#: distances in one table (beyond, they are not searched: 16×16 boards fit, 25×25 seldom).
+MOST_TABLED = 2500
+
+
+@kernel(refcounts=True)
+def live(cand: BoolArray) -> tuple[IntArray, IntArray]:
+    """The board's candidates as nodes: ``index[cell * N + value]`` (−1 for none) and the
+    flat ``cell * N + value`` of each live candidate, rising."""
+    cells, size = cand.shape
+    index = np.full(cells * size, -1, dtype=np.int32)
+    flat = np.empty(cells * size, dtype=np.int32)
+    count = 0
+    for c in range(cells):
+        for v in range(size):
+            if cand[c, v]:
+                index[c * size + v] = count
+                flat[count] = c * size + v
+                count += 1
+    return index, flat[:count]
+
+
+@kernel(refcounts=True)
+def _tallies(cand: BoolArray, units: IntArray) -> tuple[IntArray, IntArray]:
+    """Candidates per cell, and places per unit and value."""
+    cells, size = cand.shape
+    per_cell = np.zeros(cells, dtype=np.int32)
+    for c in range(cells):
+        for v in range(size):
+            per_cell[c] += cand[c, v]
+    places = np.zeros((units.shape[0], size), dtype=np.int32)
+    for u in range(units.shape[0]):
+        for k in range(units.shape[1]):
+            c = units[u, k]
+            for v in range(size):
+                places[u, v] += cand[c, v]
+    return per_cell, places
+
+
+@kernel(refcounts=True)
+def _next(
+    node: int,
+    cand: BoolArray,
+    index: IntArray,
+    flat: IntArray,
+    per_cell: IntArray,
+    places: IntArray,
+    units: IntArray,
+    unit_ptr: IntArray,
+    unit_of: IntArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+    use_x: bool,
+    use_y: bool,
+    out: IntArray,
+) -> int:
+    """The static implications of ``node`` (live numbering) into ``out``; their count."""
+    size = cand.shape[1]
+    n_live = flat.shape[0]
+    on = node < n_live
+    k = node if on else node - n_live
+    c = flat[k] // size
+    v = flat[k] % size
+    count = 0
+    if on:
+        for i in range(peer_ptr[c], peer_ptr[c + 1]):
+            j = index[peers[i] * size + v]
+            if j >= 0:
+                out[count] = n_live + j
+                count += 1
+        if use_y:
+            for w in range(size):
+                if w != v and cand[c, w]:
+                    out[count] = n_live + index[c * size + w]
+                    count += 1
+        return count
+    if use_y and per_cell[c] == 2:
+        for w in range(size):
+            if w != v and cand[c, w]:
+                out[count] = index[c * size + w]
+                count += 1
+    if use_x:
+        for i in range(unit_ptr[c], unit_ptr[c + 1]):
+            u = unit_of[i]
+            if places[u, v] != 2:
+                continue
+            for q in units[u]:
+                if q != c and cand[q, v]:
+                    out[count] = index[q * size + v]
+                    count += 1
+    return count
+
+
+@kernel(refcounts=True)
+def _bfs(
+    source: int,
+    target: int,
+    most: int,
+    cand: BoolArray,
+    index: IntArray,
+    flat: IntArray,
+    per_cell: IntArray,
+    places: IntArray,
+    units: IntArray,
+    unit_ptr: IntArray,
+    unit_of: IntArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+    use_x: bool,
+    use_y: bool,
+    dist: IntArray,
+    parent: IntArray,
+    queue: IntArray,
+    out: IntArray,
+) -> int:
+    """Breadth-first from ``source`` over at most ``most`` implications; ``dist`` (−1 where
+    not reached) and ``parent`` filled. Returns the distance of ``target`` (−1 if not
+    reached; −1 as target searches everything)."""
+    dist[:] = -1
+    dist[source] = 0
+    parent[source] = -1
+    head, tail = 0, 1
+    queue[0] = source
+    while head < tail:
+        node = queue[head]
+        head += 1
+        if dist[node] >= most:
+            continue
+        count = _next(
+            node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
+            peers, use_x, use_y, out,
+        )  # fmt: skip
+        for i in range(count):
+            nxt = out[i]
+            if dist[nxt] < 0:
+                dist[nxt] = dist[node] + 1
+                parent[nxt] = node
+                if nxt == target:
+                    return int(dist[nxt])
+                queue[tail] = nxt
+                tail += 1
+    return -1
+
+
+@kernel(refcounts=True)
+def forcing_chain(
+    cand: BoolArray,
+    units: IntArray,
+    unit_ptr: IntArray,
+    unit_of: IntArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+    use_x: bool,
+    use_y: bool,
+    most: int,
+    from_off: bool,
+) -> IntArray:
+    """The shortest forcing chain of at most ``most`` implications (x-links, y-links or
+    both): its nodes from the assumption to the conclusion, empty when there is none. The
+    first of the shortest, candidates in order, on before off (on only unless
+    ``from_off``: eliminations only)."""
+    index, flat = live(cand)
+    per_cell, places = _tallies(cand, units)
+    n_live = flat.shape[0]
+    nodes = 2 * n_live
+    dist = np.empty(nodes, dtype=np.int32)
+    parent = np.empty(nodes, dtype=np.int32)
+    queue = np.empty(nodes, dtype=np.int32)
+    out = np.empty(nodes + cand.shape[1] + 8, dtype=np.int32)
+    best = np.empty(0, dtype=np.int32)
+    bound = most
+    for k in range(n_live):
+        for on in (True, False):
+            if not on and not from_off:
+                continue
+            source = k if on else n_live + k
+            target = n_live + k if on else k
+            d = _bfs(
+                source, target, bound, cand, index, flat, per_cell, places, units, unit_ptr,
+                unit_of, peer_ptr, peers, use_x, use_y, dist, parent, queue, out,
+            )  # fmt: skip
+            if d < 0:
+                continue
+            best = np.empty(d + 1, dtype=np.int32)
+            node = target
+            for i in range(d, -1, -1):
+                best[i] = node
+                node = parent[node]
+            bound = d - 1
+    for i in range(best.shape[0]):
+        node = best[i]
+        on = node < n_live
+        best[i] = flat[node if on else node - n_live] * 2 + (1 if on else 0)
+    return best
+
+
+@kernel(refcounts=True)
+def group_chain(
+    cand: BoolArray,
+    units: IntArray,
+    unit_ptr: IntArray,
+    unit_of: IntArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+    lacking: BoolArray,
+) -> IntArray:
+    """The cell or unit forcing chain of least complexity: ``[complexity, conclusion,
+    unit (−1 for a cell), branches...]`` (nodes as in the module docstring), empty when
+    there is none or the board has more than :data:`MOST_TABLED` candidates."""
+    index, flat = live(cand)
+    n_live = flat.shape[0]
+    if n_live > MOST_TABLED or n_live == 0:
+        return np.empty(0, dtype=np.int32)
+    per_cell, places = _tallies(cand, units)
+    size = cand.shape[1]
+    nodes = 2 * n_live
+    table = np.empty((n_live, nodes), dtype=np.int32)
+    parent = np.empty(nodes, dtype=np.int32)
+    queue = np.empty(nodes, dtype=np.int32)
+    out = np.empty(nodes + size + 8, dtype=np.int32)
+    for k in range(n_live):
+        _bfs(
+            k, -1, nodes, cand, index, flat, per_cell, places, units, unit_ptr, unit_of,
+            peer_ptr, peers, True, True, table[k], parent, queue, out,
+        )  # fmt: skip
+    best = np.empty(0, dtype=np.int32)
+    least = 1 << 30
+    branches = np.empty(MOST_BRANCHES, dtype=np.int32)
+    n_groups = cand.shape[0] + units.shape[0] * size
+    for g in range(n_groups):
+        count = 0
+        unit = -1
+        if g < cand.shape[0]:
+            c = g
+            if per_cell[c] < 2 or per_cell[c] > MOST_BRANCHES:
+                continue
+            for v in range(size):
+                if cand[c, v]:
+                    branches[count] = index[c * size + v]
+                    count += 1
+        else:
+            unit = (g - cand.shape[0]) // size
+            v = (g - cand.shape[0]) % size
+            if not lacking[unit, v] or places[unit, v] < 2 or places[unit, v] > MOST_BRANCHES:
+                continue
+            for q in units[unit]:
+                if cand[q, v]:
+                    branches[count] = index[q * size + v]
+                    count += 1
+        for n in range(nodes):
+            total = 0
+            for b in range(count):
+                d = table[branches[b], n]
+                if d < 0:
+                    total = -1
+                    break
+                total += d + 1
+            if total < 0 or total >= least:
+                continue
+            least = total
+            best = np.empty(3 + count, dtype=np.int32)
+            best[0] = total
+            on = n < n_live
+            best[1] = flat[n if on else n - n_live] * 2 + (1 if on else 0)
+            best[2] = unit
+            for b in range(count):
+                best[3 + b] = flat[branches[b]] * 2 + 1
+    return best
+
+
+@kernel(refcounts=True)
+def contradiction(
+    cand: BoolArray,
+    units: IntArray,
+    unit_ptr: IntArray,
+    unit_of: IntArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+    lacking: BoolArray,
+    one_value: bool,
+) -> IntArray:
+    """The assumption whose dynamic implications reach a contradiction with the least
+    complexity (on its own value only when ``one_value``: Nishio): ``[complexity,
+    assumption, reached]`` (``reached``: how many nodes it set before the contradiction),
+    empty when none does."""
+    index, flat = live(cand)
+    n_live = flat.shape[0]
+    size = cand.shape[1]
+    nodes = 2 * n_live
+    seen = np.zeros(nodes, dtype=np.int32)  # == gen: reached in this assumption
+    visit = np.zeros(nodes, dtype=np.int32)  # == mark: counted as an ancestor
+    first = np.empty(nodes, dtype=np.int32)  # parents of a node: par[first:last]
+    last = np.empty(nodes, dtype=np.int32)
+    par = np.empty(nodes * (size + 2) + 8, dtype=np.int32)
+    queue = np.empty(nodes, dtype=np.int32)
+    stack = np.empty(nodes + 8, dtype=np.int32)
+    roots = np.empty(nodes + 8, dtype=np.int32)
+    best = np.empty(0, dtype=np.int32)
+    least = 1 << 30
+    mark = 0
+    for k in range(n_live):
+        gen = k + 1
+        seen[k] = gen
+        first[k] = 0
+        last[k] = 0
+        used = 0
+        head, tail = 0, 1
+        queue[0] = k
+        n_roots = 0
+        while head < tail and n_roots == 0:
+            node = queue[head]
+            head += 1
+            on = node < n_live
+            j = node if on else node - n_live
+            c = flat[j] // size
+            v = flat[j] % size
+            if on:
+                for i in range(peer_ptr[c], peer_ptr[c + 1] + size):
+                    if i < peer_ptr[c + 1]:
+                        m = index[peers[i] * size + v]
+                    else:
+                        w = i - peer_ptr[c + 1]
+                        if one_value or w == v or not cand[c, w]:
+                            continue
+                        m = index[c * size + w]
+                    if m < 0 or seen[n_live + m] == gen:
+                        continue
+                    if seen[m] == gen:  # m is on: it would be both
+                        roots[0] = m
+                        roots[1] = node
+                        n_roots = 2
+                        break
+                    seen[n_live + m] = gen
+                    first[n_live + m] = used
+                    par[used] = node
+                    used += 1
+                    last[n_live + m] = used
+                    queue[tail] = n_live + m
+                    tail += 1
+                continue
+            # off(c, v): c's last candidate, or v's last place in a unit of c, goes on
+            for pass_ in range(unit_ptr[c + 1] - unit_ptr[c] + 1):
+                if pass_ == 0:
+                    if one_value:
+                        continue
+                    left, at, start = 0, -1, used
+                    for w in range(size):
+                        if cand[c, w]:
+                            m = index[c * size + w]
+                            if seen[n_live + m] == gen:
+                                par[used] = n_live + m
+                                used += 1
+                            else:
+                                left += 1
+                                at = m
+                else:
+                    u = unit_of[unit_ptr[c] + pass_ - 1]
+                    if not lacking[u, v]:
+                        continue
+                    left, at, start = 0, -1, used
+                    for q in units[u]:
+                        if cand[q, v]:
+                            m = index[q * size + v]
+                            if seen[n_live + m] == gen:
+                                par[used] = n_live + m
+                                used += 1
+                            else:
+                                left += 1
+                                at = m
+                if left == 0:  # nothing left: every off of the group is a root
+                    for i in range(start, used):
+                        roots[n_roots] = par[i]
+                        n_roots += 1
+                    break
+                if left == 1 and seen[at] != gen:
+                    seen[at] = gen
+                    first[at] = start
+                    last[at] = used
+                    queue[tail] = at
+                    tail += 1
+                else:
+                    used = start
+        if n_roots == 0:
+            continue
+        # complexity: the ancestors of the contradiction's nodes, each counted once (and
+        # the off node a clash would have set)
+        mark += 1
+        total = 1 if n_roots == 2 and roots[0] < n_live and roots[1] < n_live else 0
+        top = 0
+        for r in range(n_roots):
+            stack[top] = roots[r]
+            top += 1
+        while top > 0:
+            top -= 1
+            node = stack[top]
+            if visit[node] == mark:
+                continue
+            visit[node] = mark
+            total += 1
+            for i in range(first[node], last[node]):
+                if visit[par[i]] != mark:
+                    stack[top] = par[i]
+                    top += 1
+        if total < least:
+            least = total
+            best = np.empty(3, dtype=np.int32)
+            best[0] = total
+            best[1] = flat[k] * 2 + 1
+            best[2] = tail
+    return best

@@ -1,0 +1,194 @@
+"""Wings of four to seven cells (WXYZ-, VWXYZ-, UVWXYZ-, TUVWXYZ-wings): a pivot and peers of
+it whose candidates are as many values as cells, all but one restricted.
+
+Glossary (terms of :mod:`.chains` aside)
+--------
+restricted value
+    A value of the wing whose cells (those holding it as a candidate) are all peers of each
+    other: at most one of them holds it.
+wing
+    k free cells, a pivot and k − 1 of its peers, whose candidates are k values in all, of
+    which exactly one, z, is not restricted. The k cells hold k different values, at most
+    one of each restricted value, so one of them holds z: z leaves every cell that sees all
+    the wing's cells holding it. The XY- and XYZ-wings are the wings of three cells.
+
+Ratings, after Sukaku Explainer's, by the most candidates c of a wing's cell: WXYZ 5.5, or
+5.6 when c = 3; VWXYZ 6.2 + (2 − |3 − c|)/10; UVWXYZ 6.6; TUVWXYZ 7.5. Among the wings of one
+size the least rating is taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.jit import kernel
+from ndoku.solvers.bits import lowest, popcount
+from ndoku.solvers.logic.board import Board, BoolArray, IntArray
+from ndoku.solvers.logic.techniques import Step
+
+NAMES = {4: "WXYZ-wing", 5: "VWXYZ-wing", 6: "UVWXYZ-wing", 7: "TUVWXYZ-wing"}
+#: The least rating of each size (what a found wing of least rating cannot beat).
+BASE = {4: 5.5, 5: 6.2, 6: 6.6, 7: 7.5}
+
+
+def rating(k: int, widest: int) -> float:
+    """The rating of a wing of ``k`` cells whose widest cell has ``widest`` candidates."""
+    if k == 4:
+        return round(5.5 + (1 - abs(3 - widest)) / 10, 1) if widest == 3 else 5.5
+    if k == 5:
+        return round(6.2 + max(0, 2 - abs(3 - widest)) / 10, 1)
+    return BASE[k]
+
+
+@kernel(refcounts=True)
+def _restricted_but_one(
+    chosen: IntArray, k: int, bits: NDArray[np.uint64], sees: BoolArray, union: np.uint64
+) -> int:
+    """The one value (from 0) of ``union`` whose holders among the chosen cells are not all
+    peers, −1 when there is not exactly one."""
+    free_value = -1
+    rest = union
+    while rest:
+        v = lowest(rest)
+        rest &= rest - np.uint64(1)
+        bit = np.uint64(1) << np.uint64(v)
+        tied = True
+        for i in range(k):
+            if not bits[chosen[i]] & bit:
+                continue
+            for j in range(i + 1, k):
+                if bits[chosen[j]] & bit and not sees[chosen[i], chosen[j]]:
+                    tied = False
+        if not tied:
+            if free_value >= 0:
+                return -1
+            free_value = v
+    return free_value
+
+
+@kernel(refcounts=True)
+def find_wing(
+    bits: NDArray[np.uint64],
+    sees: BoolArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+    k: int,
+    widest_first: IntArray,
+) -> IntArray:
+    """The first wing of ``k`` cells, among those whose widest cell's candidates come first
+    in ``widest_first``, that removes something: ``[z, k cells..., victims...]``; empty
+    when there is none."""
+    cells = bits.shape[0]
+    chosen = np.empty(k, dtype=np.int32)
+    pool = np.empty(cells, dtype=np.int32)
+    at = np.empty(k, dtype=np.int32)
+    unions = np.empty(k, dtype=np.uint64)
+    for widest in widest_first:
+        for pivot in range(cells):
+            n = popcount(bits[pivot])
+            if n < 2 or n > k:
+                continue
+            size = 0
+            for i in range(peer_ptr[pivot], peer_ptr[pivot + 1]):
+                q = peers[i]
+                m = popcount(bits[q])
+                if m >= 2 and m <= k and popcount(bits[q] | bits[pivot]) <= k:
+                    pool[size] = q
+                    size += 1
+            chosen[0] = pivot
+            unions[0] = bits[pivot]
+            depth = 1
+            at[1] = 0
+            while depth >= 1:
+                if depth == k:
+                    union = unions[k - 1]
+                    wide = 0
+                    for i in range(k):
+                        wide = max(wide, popcount(bits[chosen[i]]))
+                    if popcount(union) == k and wide == widest:
+                        z = _restricted_but_one(chosen, k, bits, sees, union)
+                        if z >= 0:
+                            found = _victims(chosen, k, z, bits, sees, peer_ptr, peers)
+                            if found.shape[0]:
+                                out = np.empty(1 + k + found.shape[0], dtype=np.int32)
+                                out[0] = z
+                                out[1 : 1 + k] = chosen
+                                out[1 + k :] = found
+                                return out
+                    depth -= 1
+                    continue
+                i = at[depth]
+                if i >= size:
+                    depth -= 1
+                    continue
+                at[depth] = i + 1
+                q = pool[i]
+                union = unions[depth - 1] | bits[q]
+                if popcount(union) > k:
+                    continue
+                chosen[depth] = q
+                unions[depth] = union
+                depth += 1
+                if depth < k:
+                    at[depth] = i + 1
+    return np.empty(0, dtype=np.int32)
+
+
+@kernel(refcounts=True)
+def _victims(
+    chosen: IntArray,
+    k: int,
+    z: int,
+    bits: NDArray[np.uint64],
+    sees: BoolArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+) -> IntArray:
+    """Cells outside the wing with z that see each of its cells holding z."""
+    bit = np.uint64(1) << np.uint64(z)
+    first = -1
+    for i in range(k):
+        if bits[chosen[i]] & bit:
+            first = chosen[i]
+            break
+    out = np.empty(peer_ptr[first + 1] - peer_ptr[first], dtype=np.int32)
+    count = 0
+    for i in range(peer_ptr[first], peer_ptr[first + 1]):
+        q = peers[i]
+        if not bits[q] & bit:
+            continue
+        inside = False
+        ok = True
+        for j in range(k):
+            if chosen[j] == q:
+                inside = True
+            elif bits[chosen[j]] & bit and not sees[q, chosen[j]]:
+                ok = False
+        if ok and not inside:
+            out[count] = q
+            count += 1
+    return out[:count]
+
+
+def wing(k: int) -> Callable[[Board], Step | None]:
+    """The wings of ``k`` cells (4 to 7), the least rated first."""
+    order = sorted(range(2, k + 1), key=lambda c: (rating(k, c), c))
+    widest_first = np.array(order, dtype=np.int32)
+
+    def find(board: Board) -> Step | None:
+        weights = np.uint64(1) << np.arange(board.tables.size, dtype=np.uint64)
+        bits = (board.cand * weights).sum(axis=1, dtype=np.uint64)
+        ptr, peers = board.puzzle.peers
+        found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first)
+        if not len(found):
+            return None
+        z, cells = int(found[0]) + 1, tuple(int(c) for c in found[1 : 1 + k])
+        widest = max(int(board.cand[c].sum()) for c in cells)
+        removed = tuple((int(c), z) for c in found[1 + k :])
+        digits = tuple(sorted({int(v) + 1 for c in cells for v in np.flatnonzero(board.cand[c])}))
+        return Step(NAMES[k], rating(k, widest), cells, (), digits, eliminations=removed)
+
+    return find
