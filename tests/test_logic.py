@@ -4,7 +4,7 @@ must not fire."""
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +19,8 @@ from ndoku.model.units import BOX, COLUMN, ROW
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.logic import LEVELS, Board, solve_path
 from ndoku.solvers.logic.chains import w_wing, xy_wing, xyz_wing
+from ndoku.solvers.logic.forcing import arrays, dynamic_chain
+from ndoku.solvers.logic.implications import forcing_chain
 from ndoku.solvers.logic.techniques import (
     fish,
     full_house,
@@ -28,6 +30,7 @@ from ndoku.solvers.logic.techniques import (
     naked_single,
     naked_subset,
 )
+from ndoku.solvers.logic.wings import wing
 
 DATA = Path(__file__).parent / "data"
 SETS = [
@@ -395,3 +398,158 @@ def test_every_technique_has_a_level():
     assert set(LEVEL_OF.values()) <= set(LEVELS)
     [p] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
     assert solve_path(p).level == "singles"
+
+
+def ref_wings(board: Board, k: int) -> set[tuple[int, int]]:
+    """A pivot and k − 1 of its peers, 2 to k candidates each, k values in all, every value
+    but one (z) only in cells that are peers of each other: z leaves what sees its cells."""
+    sees, cand = board.tables.sees, board.cand
+    free = [c for c in range(len(board.values)) if 2 <= cand[c].sum() <= k]
+    out = set()
+    for pivot in free:
+        others = [c for c in free if sees[pivot, c]]
+        for rest in combinations(others, k - 1):
+            cells = (pivot, *rest)
+            union = np.flatnonzero(cand[list(cells)].any(axis=0))
+            if len(union) != k:
+                continue
+            loose = [
+                v
+                for v in union
+                if not all(sees[a, b] for a, b in combinations([c for c in cells if cand[c, v]], 2))
+            ]
+            if len(loose) == 1:
+                z = int(loose[0])
+                out |= _seeing(board, z, tuple(c for c in cells if cand[c, z]), cells)
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data(), st.sampled_from([FOUR, NINE, JIGSAW]), st.sampled_from([4, 5]))
+def test_big_wings_equal_the_reference(data: st.DataObject, puzzle: Puzzle, k: int) -> None:
+    board = _sparse_board(puzzle, data)
+    first = wing(k)(board)
+    expected = ref_wings(board, k)
+    assert (first is None) == (not expected), expected
+    if first is not None:
+        assert set(first.eliminations) <= expected, (first, expected)
+
+
+def _implied(board: Board, node: tuple[int, int, bool], use_x: bool, use_y: bool):
+    """The static implications of (cell, value from 0, on), written out plainly."""
+    cell, v, on = node
+    cand, sees = board.cand, board.tables.sees
+    if on:
+        out = [(p, v, False) for p in range(len(cand)) if sees[cell, p] and cand[p, v]]
+        if use_y:
+            out += [(cell, w, False) for w in range(cand.shape[1]) if w != v and cand[cell, w]]
+        return out
+    out = []
+    if use_y and cand[cell].sum() == 2:
+        out += [(cell, int(w), True) for w in np.flatnonzero(cand[cell]) if w != v]
+    if use_x:
+        for cells in board.tables.units:
+            if cell in cells and cand[cells, v].sum() == 2:
+                out += [(int(q), v, True) for q in cells if q != cell and cand[q, v]]
+    return out
+
+
+def ref_shortest_forcing(board: Board, use_x: bool, use_y: bool) -> int | None:
+    """Fewest implications from a candidate assumed true to it false, or from it false to
+    it true (breadth first, one candidate at a time); None when no chain exists."""
+    best = None
+    for cell, v in np.argwhere(board.cand):
+        for on in (True, False):
+            start = (int(cell), int(v), on)
+            goal = (int(cell), int(v), not on)
+            seen, frontier, depth = {start}, [start], 0
+            while frontier and goal not in seen:
+                depth += 1
+                frontier = [n for f in frontier for n in _implied(board, f, use_x, use_y)]
+                frontier = [n for n in frontier if n not in seen and not seen.add(n)]
+            if goal in seen and (best is None or depth < best):
+                best = depth
+    return best
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data(), st.sampled_from([FOUR, JIGSAW]), st.booleans())
+def test_forcing_chains_are_the_shortest_of_the_reference(
+    data: st.DataObject, puzzle: Puzzle, only_x: bool
+) -> None:
+    board = _sparse_board(puzzle, data)
+    nodes = forcing_chain(board.cand, *arrays(board), True, not only_x, 40, True)
+    expected = ref_shortest_forcing(board, True, not only_x)
+    assert (len(nodes) == 0) == (expected is None)
+    if expected is not None:
+        assert len(nodes) == expected + 1
+        size = puzzle.size
+        said = [(n // 2 // size, n // 2 % size, bool(n & 1)) for n in nodes]
+        for a, b in pairwise(said):  # every link is one of the reference's
+            assert b in _implied(board, a, True, not only_x), (a, b)
+        assert said[0][:2] == said[-1][:2] and said[0][2] != said[-1][2]
+
+
+def ref_contradiction(board: Board, one_value: bool) -> set[tuple[int, int]]:
+    """Candidates whose placement, followed by singles (naked and hidden, or only hidden
+    singles of that value for Nishio), empties a cell or leaves a value without a place in
+    a unit that lacks it, or forces two values in one cell."""
+    out = set()
+    units = board.tables.units
+    lacking = board.lacking()
+    for cell, v in np.argwhere(board.cand):
+        cand = board.cand.copy()
+        queue = [(int(cell), int(v))]
+        placed: dict[int, int] = {}
+        broken = False
+        while queue and not broken:
+            c, w = queue.pop()
+            if placed.get(c, w) != w or not cand[c, w]:
+                broken = True
+                break
+            placed[c] = w
+            keep = cand[c].copy()
+            cand[c] = False if not one_value else cand[c]
+            cand[c, w] = keep[w]
+            cand[board.tables.sees[c], w] = False
+            for u, cells in enumerate(units):
+                for x in [w] if one_value else range(cand.shape[1]):
+                    if not lacking[u, x] or any(placed.get(q) == x for q in cells):
+                        continue
+                    spots = [int(q) for q in cells if cand[q, x]]
+                    if not spots:
+                        broken = True
+                    elif len(spots) == 1 and placed.get(spots[0]) != x:
+                        queue.append((spots[0], x))
+            if not one_value:
+                for q in range(len(cand)):
+                    if q not in placed and board.values[q] == 0:
+                        if not cand[q].any():
+                            broken = True
+                        elif cand[q].sum() == 1:
+                            queue.append((q, int(np.flatnonzero(cand[q])[0])))
+        if broken:
+            out.add((int(cell), int(v) + 1))
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data(), st.sampled_from([FOUR, NINE]), st.booleans())
+def test_contradictions_are_those_of_the_reference(
+    data: st.DataObject, puzzle: Puzzle, one_value: bool
+) -> None:
+    board = _sparse_board(puzzle, data)
+    step = dynamic_chain(one_value)(board)
+    expected = ref_contradiction(board, one_value)
+    assert (step is None) == (not expected), expected
+    if step is not None:
+        assert set(step.eliminations) <= expected
+
+
+@pytest.mark.parametrize("one_value", [True, False])
+def test_no_contradiction_on_an_open_board(one_value: bool) -> None:
+    """Where every value still fits everywhere, no assumption breaks anything."""
+    [empty] = read_puzzles(text="0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n")
+    board = Board.start(empty)
+    assert not ref_contradiction(board, one_value)
+    assert dynamic_chain(one_value)(board) is None
