@@ -4,9 +4,9 @@ hardest step's) with Sukaku Explainer's on the diabolical sample.
 Each path is given the puzzle's proved solution, so it always ends (guessing where no
 technique applies); the solve that proves it is not timed. Goals from the issue: median
 path ≤ 10 ms on 9×9 diabolical, ≤ 50 ms on Samurai, ≤ 100 ms on 16×16; Spearman rank
-correlation with the SE ratings ≥ 0.85. The 25×25 goal (≤ 2 s) is left out until the engine
-has compiled kernels: in numpy a minimal Gecode 25×25 path spends about a second and a half
-on each trial step, and takes minutes.
+correlation with the SE ratings ≥ 0.85. The 25×25 goal (≤ 2 s) is left out until the simple
+techniques are compiled too: their numpy searches over 100 units of 25 cells make a minimal
+Gecode 25×25 path take minutes.
 """
 
 from __future__ import annotations

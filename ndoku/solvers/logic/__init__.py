@@ -2,8 +2,11 @@
 
 - :mod:`.board`: placed values, candidates, and the layout tables the techniques read;
 - :mod:`.techniques`: singles, intersections, subsets and fish;
-- :mod:`.chains`: wings and chains (X-chains, XY-chains, XYZ- and W-wings);
-- :mod:`.trial`: the last resorts, a trial and a guess (counted as guesses);
+- :mod:`.chains`: strong-link X-chains (skyscraper, kite, turbot fish), XY-, XYZ- and W-wings;
+- :mod:`.wings`: wings of four to seven cells (WXYZ … TUVWXYZ), a compiled search;
+- :mod:`.implications`: compiled searches of the implication graph, and :mod:`.forcing`, the
+  steps they make (forcing chains, cell and unit forcing chains, Nishio, dynamic chains);
+- :mod:`.guess`: the last resort, a guess from the proved solution (counted);
 - :mod:`.path`: every technique easiest first (:data:`~.path.TECHNIQUES`), the easiest step
   applied until solved or stuck.
 """

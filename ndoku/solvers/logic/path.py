@@ -172,7 +172,7 @@ def solve_path(
         The puzzle's one solution (proved unique): where no technique applies, the path
         guesses its value for a cell, and always ends solved. Without it, it stops stuck.
     timeout : float
-        Seconds the path may take (checked between steps; a step of a trial on a large grid
+        Seconds the path may take (checked between steps; a chain search on a large grid
         can take a second or two): then it stops with ``timeout``.
     most_steps : int, optional
         Stop after this many steps (``steps``; a hint takes one).
