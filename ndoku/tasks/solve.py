@@ -393,6 +393,11 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
 
 
 def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> ChainResult:
+    if puzzle.candidates is not None and not prune:
+        raise NdokuError(
+            f"{method} without pruning does not see pencil marks: solve a pencil-marked puzzle "
+            "with --method auto, exact, hybrid or tempering"
+        )
     if not options.prune and method != "tempering":
         raise NdokuError(
             "only tempering can leave pruning out: metropolis never prunes, hybrid always does"
