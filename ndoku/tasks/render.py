@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX
-from ndoku.solvers.logic import Step
+from ndoku.solvers.logic import Board, Step
 from ndoku.text.grid import DIGITS, EMPTY, MISSING
 
 if TYPE_CHECKING:
@@ -260,6 +260,15 @@ def draw_marks(
             parts = [("[", STEP_STYLES["cell"]), *parts, ("]", STEP_STYLES["cell"])]
         texts.append(Text.assemble(*((text, (style + tint).strip()) for text, style in parts)))
     return lattice(puzzle, texts)
+
+
+def draw_puzzle(puzzle: Puzzle) -> Text:
+    """The puzzle as it was given: :func:`draw` of its givens, or, read from pencil marks,
+    :func:`draw_marks` of its candidates (a drawing that reads back as the same puzzle)."""
+    if puzzle.candidates is None:
+        return draw(puzzle)
+    board = Board.start(puzzle)
+    return draw_marks(puzzle, board.values, board.cand)
 
 
 def mark_symbol(puzzle: Puzzle) -> Callable[[int], str]:
