@@ -227,7 +227,7 @@ def _check_marks(grid: Grid, layout: Layout) -> None:
         raise grid.error(
             r,
             c,
-            f"{grid.written[r, c]!r} gives this cell no candidates: a pencil-mark grid lists "
+            f"{str(grid.written[r, c])!r} gives this cell no candidates: a pencil-mark grid lists "
             "each cell's candidates (all of them where any value may go), or its value",
         )
 

@@ -144,6 +144,8 @@ class Outcome:
         if self.status == "solved":
             return None
         if self.status == "none":
+            if self.puzzle.candidates is not None:
+                return "no solution within the pencil marks (proved)"
             return "no solution: the givens contradict each other (proved)"
         if isinstance(result, ExactResult):
             if self.status == "multiple":

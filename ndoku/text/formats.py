@@ -128,8 +128,11 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
         raise ParseError(f"{source} holds no puzzle (no grid lines)")
     first = blocks[0]
     lines = [pair for block in blocks for pair in block.lines]
-    if sukaku_cells(first.lines[0][1]) is not None and (
-        len(first.lines) == 1 or sukaku_cells(first.lines[1][1]) is not None
+    cells = sukaku_cells(first.lines[0][1])
+    # N² groups of N on a line might be a row of a pencil-mark grid: the next line decides.
+    joined = cells is not None and cells[-1][0] - cells[0][0] == len(cells[0][1]) * (len(cells) - 1)
+    if cells is not None and (
+        joined or len(first.lines) == 1 or sukaku_cells(first.lines[1][1]) is not None
     ):
         return [read_sukaku(n, line, alphabet, headers, source) for n, line in lines]
     if len(lines) > 1 and _is_column_names(lines[0][1], lines[1][1]):

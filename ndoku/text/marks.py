@@ -179,7 +179,7 @@ def _misplaced(
     cell, place = (int(x) for x in np.argwhere(bad)[0])
     row, col = divmod(cell, size)
     return ParseError(
-        f"{chars[cell, place]!r} stands in the place of {symbols[place]} among the candidates "
+        f"{str(chars[cell, place])!r} stands in the place of {symbols[place]} among the candidates "
         f"of r{row + 1}c{col + 1} (place k of a cell is the k-th symbol, or '.' when that "
         "value is no candidate)",
         number,
@@ -203,7 +203,7 @@ def is_pencil_grid(rows: Sequence[Sequence[Token]], alphabet: str | None) -> boo
     >>> is_pencil_grid([[(1, 1, "-"), (1, 3, "34")], [(2, 1, "3"), (2, 3, "4")]], None)
     Traceback (most recent call last):
     ...
-    ndoku.errors.ParseError: line 1, column 1: this grid mixes pencil marks ('34', line 1) with an empty cell ('-'): write each cell's candidates, or a value per cell
+    ndoku.errors.ParseError: line 1, column 1: this grid mixes pencil marks ('34', line 1) ...
     """
     side = min(len(rows), max((len(r) for r in rows), default=0))
     found: dict[str, Token] = {}
