@@ -211,8 +211,8 @@ def is_pencil_grid(rows: Sequence[Sequence[Token]], alphabet: str | None) -> boo
         for token in row:
             text = token[2]
             if len(text) == 1:
-                zero = text == "0" and (alphabet is None or "0" not in alphabet)
-                kind = "value" if text in "-_" or zero else "empty" if text == "." else ""
+                empty = text in "-_" or (text == "0" and (alphabet is None or "0" not in alphabet))
+                kind = "value" if empty else "empty" if text == "." else ""
             else:
                 listed = candidate_list(text, alphabet, rising=True)
                 number = alphabet is None and text.isdigit() and text.isascii()
@@ -221,13 +221,13 @@ def is_pencil_grid(rows: Sequence[Sequence[Token]], alphabet: str | None) -> boo
             if kind:
                 found.setdefault(kind, token)
     if "list" in found and "value" in found:
-        line, column, text = found["value"]
+        line, column, plain = found["value"]
         example = found["list"][2]
-        what = "a number" if len(text) > 1 else "an empty cell"
-        zero = " (pencil marks in 0-F: declare '# symbols: 0-F')" if text == "0" else ""
+        what = "a number" if len(plain) > 1 else "an empty cell"
+        zero = " (pencil marks in 0-F: declare '# symbols: 0-F')" if plain == "0" else ""
         raise ParseError(
             f"this grid mixes pencil marks ({example!r}, line {found['list'][0]}) with {what} "
-            f"({text!r}): write each cell's candidates, or a value per cell{zero}",
+            f"({plain!r}): write each cell's candidates, or a value per cell{zero}",
             line,
             column,
         )
