@@ -50,9 +50,9 @@ def _explained(
 
 TIMEOUT_HELP = "Seconds per puzzle, for the check of its one solution and for the path."
 PRETTY_HELP = (
-    "Draw the grid before {which}: every free cell's candidates (from 16×16 up, those of the "
-    "cells the step touches), the step's cells in brackets, =v placed, -v removed; colours "
-    "in a terminal. Text format only."
+    "Draw the grid before {which}: every free cell's candidates (only those of the cells the "
+    "step touches when that drawing would be wider than 120 columns), the step's cells in "
+    "brackets, =v placed, -v removed; colours in a terminal. Text format only."
 )
 
 
@@ -111,16 +111,16 @@ def hint(
             click.echo(told.text(0))
             if pretty:
                 _draw(_console(), told, next(told.boards()), told.path.steps[0])
-                click.echo(f"# {_legend()}")
+                click.echo(f"# {_legend(told)}")
     status = max(statuses, default=0)
     if status:
         raise Failure(status)
 
 
-def _legend() -> str:
-    from ndoku.tasks.render import LEGEND
+def _legend(told: Explanation) -> str:
+    from ndoku.tasks.render import legend
 
-    return LEGEND
+    return legend(told.puzzle)
 
 
 @click.command()
@@ -150,11 +150,11 @@ def explain(
     """
     statuses: list[int] = []
     drawing = pretty and fmt == "text"
-    if drawing:
-        click.echo(f"# {_legend()}")
     for where, told in _explained(files, symbols, layout, timeout, None, statuses):
         if not told.path.solved:
             statuses.append(EXIT_UNSOLVED)
+        if drawing:
+            click.echo(f"# {_legend(told)}")
         boards = told.boards()
         for k, step in enumerate(told.path.steps):
             if fmt == "json":

@@ -38,9 +38,10 @@ EXTRA_STYLE = "on grey27"
 STEP_STYLES = {"cell": "bold yellow", "placed": "bold green", "removed": "red"}
 #: What the marks of a step's drawing mean, for a line under it.
 LEGEND = "[ ] the step's cells, =v placed, -v removed"
-#: Candidates are drawn in every free cell up to this N; above, only in the cells a step
-#: touches (a row of a 16×16's candidates can be some 200 characters wide).
-MARKS_UP_TO = 9
+#: A step's drawing shows every free cell's candidates while it stays this wide (a 9×9 takes
+#: about 50 characters, a Samurai 120); a wider one, only those of the cells the step touches
+#: (an early 16×16 would take some 200).
+MARKS_WIDTH = 120
 
 #: Box-drawing character by the arms it has: up, down, left, right.
 _JUNCTIONS = {
@@ -201,9 +202,10 @@ def draw_marks(
 
     Placed values are styled as :func:`draw` styles them. With ``step``, its cells stand in
     brackets (``[159]``), a value it places as ``=5`` and the candidates it removes after a
-    minus (``15-9``), coloured in a terminal (:data:`STEP_STYLES`); above
-    :data:`MARKS_UP_TO` × :data:`MARKS_UP_TO` only the cells it touches show candidates.
-    Without a step the drawing reads back as the same pencil-mark grid.
+    minus (``15-9``), coloured in a terminal (:data:`STEP_STYLES`); in a drawing wider than
+    :data:`MARKS_WIDTH` only the cells it touches show candidates. Symbols are one character
+    each (:func:`mark_symbol`). Without a step the drawing reads back as the same
+    pencil-mark grid.
 
     Parameters
     ----------
@@ -236,14 +238,17 @@ def draw_marks(
     for cell, value in step.eliminations if step is not None else ():
         removed.setdefault(cell, []).append(value)
     pattern = set(step.cells) if step is not None else set()
-    every = step is None or puzzle.size <= MARKS_UP_TO
     touched = pattern | set(placed) | set(removed)
     symbol = mark_symbol(puzzle)
     shown = np.asarray(values)
-    texts = []
-    for cell, (value, mark, tint) in enumerate(
-        zip(shown.tolist(), marks(puzzle, shown), shaded(puzzle), strict=True)
-    ):
+    cell_marks, tints = marks(puzzle, shown), shaded(puzzle)
+
+    def drawn(every: bool) -> Text:
+        texts = [cell_text(cell, every) for cell in range(puzzle.n_cells)]
+        return lattice(puzzle, texts)
+
+    def cell_text(cell: int, every: bool) -> Text:
+        value, mark, tint = int(shown[cell]), cell_marks[cell], tints[cell]
         parts: list[tuple[str, str]] = []
         if value:
             parts.append((symbol(value), STYLES[mark]))
@@ -258,8 +263,12 @@ def draw_marks(
                 parts.append(("-" + "".join(symbol(v) for v in gone), STEP_STYLES["removed"]))
         if cell in pattern:
             parts = [("[", STEP_STYLES["cell"]), *parts, ("]", STEP_STYLES["cell"])]
-        texts.append(Text.assemble(*((text, (style + tint).strip()) for text, style in parts)))
-    return lattice(puzzle, texts)
+        return Text.assemble(*((text, (style + tint).strip()) for text, style in parts))
+
+    everything = drawn(every=True)
+    if step is None or max(map(len, everything.plain.splitlines())) <= MARKS_WIDTH:
+        return everything
+    return drawn(every=False)
 
 
 def draw_puzzle(puzzle: Puzzle) -> Text:
@@ -269,6 +278,22 @@ def draw_puzzle(puzzle: Puzzle) -> Text:
         return draw(puzzle)
     board = Board.start(puzzle)
     return draw_marks(puzzle, board.values, board.cand)
+
+
+def legend(puzzle: Puzzle) -> str:
+    """:data:`LEGEND`, and how values the puzzle writes as numbers show among the marks.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="\\n".join(["0 " * 15 + "12"] + ["0 " * 15 + "0"] * 15))
+    >>> legend(p).split("; ")[1]
+    'A = 10, B = 11, …'
+    """
+    symbol = mark_symbol(puzzle)
+    written = puzzle.grid.style.symbol
+    renamed = [v for v in range(1, puzzle.size + 1) if symbol(v) != written(v)]
+    if not renamed:
+        return LEGEND
+    return LEGEND + "; " + ", ".join(f"{symbol(v)} = {written(v)}" for v in renamed[:2]) + ", …"
 
 
 def mark_symbol(puzzle: Puzzle) -> Callable[[int], str]:
