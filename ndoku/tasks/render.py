@@ -273,7 +273,13 @@ def draw_marks(
 
 def draw_puzzle(puzzle: Puzzle) -> Text:
     """The puzzle as it was given: :func:`draw` of its givens, or, read from pencil marks,
-    :func:`draw_marks` of its candidates (a drawing that reads back as the same puzzle)."""
+    :func:`draw_marks` of its candidates (a drawing that reads back as the same puzzle).
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 234 234 234\\n" + "1234 1234 1234 1234\\n" * 3)
+    >>> print(draw_puzzle(p).plain.splitlines()[1])
+    │  1  234│ 234  234│
+    """
     if puzzle.candidates is None:
         return draw(puzzle)
     board = Board.start(puzzle)
@@ -311,7 +317,13 @@ def mark_symbol(puzzle: Puzzle) -> Callable[[int], str]:
 
 
 def shaded(puzzle: Puzzle) -> list[str]:
-    """Per cell, what its styles add: the shade of extra units' cells, else nothing."""
+    """Per cell, what its styles add: the shade of extra units' cells, else nothing.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="# extra: diagonals\\n" + "0 0 0 0\\n" * 4)
+    >>> shaded(p)[:2]
+    [' on grey27', '']
+    """
     tint = [""] * puzzle.n_cells
     for extra in puzzle.layout.extras:
         for r, c in extra.cells:
@@ -321,7 +333,15 @@ def shaded(puzzle: Puzzle) -> list[str]:
 
 def lattice(puzzle: Puzzle, texts: Sequence[Text]) -> Text:
     """Each cell's text on the canvas, right-aligned in its column (as wide as the column's
-    widest text), with region outlines."""
+    widest text), with region outlines.
+
+    >>> from rich.text import Text
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="0 0 0 0\\n" * 4)
+    >>> texts = [Text("ab" if c == 5 else "x") for c in range(16)]  # r2c2 is wider
+    >>> print(lattice(p, texts).plain.splitlines()[2])
+    │x ab│x x│
+    """
     from rich.text import Text
 
     region = regions(puzzle)
