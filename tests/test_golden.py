@@ -20,6 +20,7 @@ from ndoku.cli import main
 ROOT = Path(__file__).parent.parent
 GOLDEN = Path(__file__).parent / "golden"
 JANKO = "tests/data/janko"
+SUKAKU = "tests/data/sukaku/diabolical1_step20"
 
 #: (name, arguments). Paths are relative to the repository root.
 COMMANDS: list[tuple[str, list[str]]] = [
@@ -137,6 +138,9 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("rate-euler", ["rate", "examples/data/euler50.txt", "--chains", "0"]),
     ("rate-jigsaw-json", ["rate", f"{JANKO}/jigsaw/93_9x9.puzzle.txt", "--format", "json"]),
     ("graph-samurai", ["graph", "examples/samurai.txt"]),
+    ("hint-sukaku-pretty", ["hint", f"{SUKAKU}.sukaku.txt", "--pretty"]),
+    ("hint-hodoku-json", ["hint", f"{SUKAKU}.hodoku.txt", "--format", "json"]),
+    ("show-marks-sukaku", ["show", f"{SUKAKU}.sukaku.txt"]),
     ("generate-9x9", ["generate", "9x9", "--seed", "3"]),
     ("generate-4x4-line", ["generate", "4x4", "--count", "3", "--format", "line"]),
     ("generate-6x6-json", ["generate", "6x6", "--seed", "2", "--format", "json"]),

@@ -60,7 +60,7 @@ def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> Non
     from rich.console import Console
 
     from ndoku.model.layout import available_layouts
-    from ndoku.tasks.render import describe, draw, headers
+    from ndoku.tasks.render import describe, draw_puzzle, headers
 
     console = Console(highlight=False)
     known = available_layouts()
@@ -78,7 +78,7 @@ def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> Non
                 console.print(f"# {path}", style="dim", markup=False)
             for line in headers(puzzle):
                 console.print(line, style="dim", markup=False)
-            console.print(draw(puzzle), soft_wrap=True)
+            console.print(draw_puzzle(puzzle), soft_wrap=True)
             console.print(f"# {describe(puzzle)}", style="dim", markup=False)
     if status:
         raise Failure(status)

@@ -1,4 +1,5 @@
-"""``ndoku hint`` and ``ndoku explain``: the next step of a solve, or the whole path, in words."""
+"""``ndoku hint`` and ``ndoku explain``: the next step of a solve, or the whole path, in words
+(and drawn, with ``--pretty``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ from ndoku.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ndoku.solvers.logic import Board, Step
     from ndoku.tasks.explain import Explanation
 
 
@@ -45,6 +49,24 @@ def _explained(
 
 
 TIMEOUT_HELP = "Seconds per puzzle, for the check of its one solution and for the path."
+PRETTY_HELP = (
+    "Draw the grid before {which}: every free cell's candidates (only those of the cells the "
+    "step touches when that drawing would be wider than 120 columns), the step's cells in "
+    "brackets, =v placed, -v removed; colours in a terminal. Text format only."
+)
+
+
+def _console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def _draw(console: Console, told: Explanation, board: Board, step: Step | None) -> None:
+    """The board (before ``step``, marked) as ``--pretty`` draws it."""
+    from ndoku.tasks.render import draw_marks
+
+    console.print(draw_marks(told.puzzle, board.values, board.cand, step), soft_wrap=True)
 
 
 @click.command()
@@ -56,15 +78,22 @@ TIMEOUT_HELP = "Seconds per puzzle, for the check of its one solution and for th
     "text, cells, placements, eliminations; rows and columns 0-based).",
 )
 @timeout_option(TIMEOUT_HELP)
+@click.option("--pretty", is_flag=True, help=PRETTY_HELP.format(which="the step"))
 def hint(
-    files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: str, timeout: float
+    files: tuple[str, ...],
+    layout: str | None,
+    symbols: str | None,
+    fmt: str,
+    timeout: float,
+    pretty: bool,
 ) -> None:
     """The next step for the puzzles in FILES: the easiest technique that applies, the cells
     it rests on, and what it places or removes.
 
     Filled cells count as givens, so a partly solved grid gets the next step from where it
-    stands. Where no technique applies the step is a guess (the one solution's value, proved
-    by search), said as such.
+    stands; pencil marks (a sukaku line, or a grid of candidate lists) are kept as the
+    candidates. Where no technique applies the step is a guess (the one solution's value,
+    proved by search), said as such.
     """
     statuses: list[int] = []
     for where, told in _explained(files, symbols, layout, timeout, 1, statuses):
@@ -80,9 +109,18 @@ def hint(
             click.echo(json.dumps(where | told.record(0)))
         else:
             click.echo(told.text(0))
+            if pretty:
+                _draw(_console(), told, next(told.boards()), told.path.steps[0])
+                click.echo(f"# {_legend(told)}")
     status = max(statuses, default=0)
     if status:
         raise Failure(status)
+
+
+def _legend(told: Explanation) -> str:
+    from ndoku.tasks.render import legend
+
+    return legend(told.puzzle)
 
 
 @click.command()
@@ -94,24 +132,40 @@ def hint(
     "path (stop, steps, techniques, hardest).",
 )
 @timeout_option(TIMEOUT_HELP)
+@click.option("--pretty", is_flag=True, help=PRETTY_HELP.format(which="each step"))
 def explain(
-    files: tuple[str, ...], layout: str | None, symbols: str | None, fmt: str, timeout: float
+    files: tuple[str, ...],
+    layout: str | None,
+    symbols: str | None,
+    fmt: str,
+    timeout: float,
+    pretty: bool,
 ) -> None:
     """The whole solving path of the puzzles in FILES, one step per line, easiest technique
     first at every step, and a summary: the techniques used, how often, the hardest.
 
     Where no technique applies, a step is a guess (said as such, and counted in the summary).
+    With --pretty each step is drawn under its sentence, and the grid the path ends on last.
     Exit status 1 when the timeout stopped a path before the solution.
     """
     statuses: list[int] = []
+    drawing = pretty and fmt == "text"
     for where, told in _explained(files, symbols, layout, timeout, None, statuses):
         if not told.path.solved:
             statuses.append(EXIT_UNSOLVED)
-        for k in range(len(told.path.steps)):
+        if drawing:
+            click.echo(f"# {_legend(told)}")
+        boards = told.boards()
+        for k, step in enumerate(told.path.steps):
             if fmt == "json":
                 click.echo(json.dumps(where | told.record(k)))
-            else:
-                click.echo(f"{k + 1}. {told.text(k)}")
+                continue
+            click.echo(f"{k + 1}. {told.text(k)}")
+            if drawing:
+                _draw(_console(), told, next(boards), step)
+                click.echo()
+        if drawing:
+            _draw(_console(), told, next(boards), None)
         if fmt == "json":
             click.echo(json.dumps(where | told.summary_record()))
         else:

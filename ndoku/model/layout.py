@@ -385,7 +385,7 @@ def _own_layout(
             box_header.line if box_header else None,
         )
     region_size = None if regions is None else int((regions == 0).sum())
-    options = {"max_value": int(grid.values.max(initial=0)), "box": box, "region_size": region_size}
+    options = {"max_value": grid.top, "box": box, "region_size": region_size}
     declared = grid.header("subgrids")
     try:
         if declared is not None:

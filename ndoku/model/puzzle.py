@@ -4,6 +4,9 @@ Arrays of a puzzle (the terms are those of the package glossary, :mod:`ndoku`):
 
 - ``givens``, ``(cells,)`` int32: the value of each given cell, 0 for a free one;
 - ``values``, ``(cells,)`` int32: a full or partial assignment, as solvers return it;
+- ``candidates``, ``(cells,)`` uint64 or None: of a puzzle read from pencil marks
+  (:mod:`ndoku.text.marks`), the values each cell may take (bit ``v - 1`` for value ``v``;
+  a given's own bit); every solution keeps each cell within them;
 - a canvas array, ``(rows, cols)`` int32 with ``MISSING`` where no cell exists: values laid
   out as in the text (:meth:`Puzzle.canvas`).
 """
@@ -46,6 +49,7 @@ class Puzzle:
     grid: Grid
     frame: Frame  # shared by the puzzles of one layout
     givens: IntArray
+    candidates: NDArray[np.uint64] | None = None  # pencil marks: each cell's candidates
 
     @property
     def layout(self) -> Layout:
@@ -167,7 +171,8 @@ def from_grid(
     _check_values(grid, frame.layout)
     cell_rc = frame.cell_rc
     givens = grid.values[cell_rc[:, 0], cell_rc[:, 1]].astype(np.int32)
-    puzzle = Puzzle(grid, frame, givens)
+    marks = None if grid.marks is None else grid.marks[cell_rc[:, 0], cell_rc[:, 1]].copy()
+    puzzle = Puzzle(grid, frame, givens, marks)
     _check_givens(puzzle)
     return puzzle
 
@@ -187,6 +192,8 @@ def _check_values(grid: Grid, layout: Layout) -> None:
             f"{size}×{size} sub-grids need symbols beyond Z: write the grid as tokens separated "
             "by spaces (1 2 … 36) or declare '# symbols: …'"
         )
+    if grid.marks is not None:
+        _check_marks(grid, layout)
     high = np.argwhere(grid.values > size)
     if len(high):
         r, c = (int(x) for x in high[0])
@@ -195,6 +202,33 @@ def _check_values(grid: Grid, layout: Layout) -> None:
             c,
             f"value {style.symbol(int(grid.values[r, c]))} is out of range: the sub-grids are "
             f"{size}×{size}, so symbols are {style.symbol(1)}..{style.symbol(size)}",
+        )
+
+
+def _check_marks(grid: Grid, layout: Layout) -> None:
+    """Candidates out of range, and (in a grid of tokens) a cell that lists none."""
+    size = layout.size
+    style = grid.style
+    cells = layout.mask
+    assert grid.marks is not None
+    high = np.argwhere(cells & (grid.marks >> np.uint64(size) != 0))
+    if len(high):
+        r, c = (int(x) for x in high[0])
+        top = int(grid.marks[r, c]).bit_length()
+        raise grid.error(
+            r,
+            c,
+            f"candidate {style.symbol(top)} is out of range: the sub-grids are {size}×{size}, "
+            f"so symbols are {style.symbol(1)}..{style.symbol(size)}",
+        )
+    blank = np.argwhere(cells & (grid.marks == 0))
+    if style.kind != "line" and len(blank):
+        r, c = (int(x) for x in blank[0])
+        raise grid.error(
+            r,
+            c,
+            f"{str(grid.written[r, c])!r} gives this cell no candidates: a pencil-mark grid lists "
+            "each cell's candidates (all of them where any value may go), or its value",
         )
 
 

@@ -14,6 +14,10 @@ where the sub-grids are, their size follows from the largest value. So each read
 3. Two readings left is an :class:`~ndoku.text.alphabet.AlphabetError` that names both and says
    how to choose (``# symbols:`` or ``--symbols``).
 
+A pencil-mark grid (:mod:`ndoku.text.marks`) is read the same way, its candidate lists too:
+a reading fits only when it reads every symbol of every list, and two readings are one only
+when they give the same candidates. Its dots are always missing cells.
+
 A dot is a missing cell, unless the canvas is square and reads as one grid only with its dots
 empty (``53..7....``); with a declared alphabet of N symbols an N×N canvas is one grid. A
 declared alphabet (``--symbols``, ``# symbols:``) is the only reading tried.
@@ -41,6 +45,7 @@ from ndoku.text.alphabet import (
     Reading,
 )
 from ndoku.text.grid import EMPTY, MISSING, Grid
+from ndoku.text.marks import list_bits
 
 IntArray = NDArray[np.int32]
 
@@ -90,7 +95,7 @@ def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
         fits: list[_Fit] = []
         frames: dict[int, Frame] = {}
         for reading, candidate in _readings(structure):
-            top = int(candidate.values.max(initial=0))
+            top = candidate.top
             if top not in frames:
                 try:
                     declared = override if structure is grid else None
@@ -123,8 +128,8 @@ def read_batch(grids: Sequence[Grid]) -> list[Grid]:
     The rules are those of :func:`read_grid` over the whole file; ``0`` counts as a symbol
     unless it repeats in a unit in most of the puzzles that write it.
     """
-    if not grids or grids[0].declared:
-        return list(grids)
+    if not grids or grids[0].declared or grids[0].marks is not None:
+        return list(grids)  # a sukaku line chose its alphabet itself
     side = grids[0].shape[0]
     # A token of the first puzzle that a reading cannot read rules it out for the file.
     first = np.unique(grids[0].written)
@@ -170,7 +175,12 @@ def _dotted(grid: Grid, override: str | None) -> Grid | None:
     """The grid with its dots read as empty cells, when it may be one square grid."""
     rows, cols = grid.shape
     declared = override is not None or grid.header("layout") or grid.header("subgrids")
-    if declared or rows != cols or not ((grid.values == MISSING) & (grid.written == ".")).any():
+    if (
+        declared
+        or grid.marks is not None
+        or rows != cols
+        or not ((grid.values == MISSING) & (grid.written == ".")).any()
+    ):
         return None
     # Dots only: a blank column of a drawing stays a missing cell.
     values = np.where(grid.written == ".", EMPTY, grid.values).astype(np.int32)
@@ -183,17 +193,42 @@ def _readings(grid: Grid) -> Iterator[tuple[Reading | None, Grid]]:
         yield None, grid
         return
     tokens = np.unique(grid.written)
+    pencil = grid.marks is not None
     for reading in READINGS:
-        table = _table(reading, tokens)
+        table = _table(reading, tokens, pencil)
         if UNREADABLE in table.values() or (reading is not ONE_BASED and not table):
             continue  # unreadable, or nothing but dots: read as every reading reads it
         # The 1-9A-… reading is how the grid was parsed; others are read again.
-        yield reading, grid if reading is ONE_BASED else grid.with_values(_decode(grid, table))
+        if reading is ONE_BASED:
+            yield reading, grid
+        else:
+            marks = _marks(grid, reading) if pencil else None
+            yield reading, grid.with_values(_decode(grid, table), marks=marks)
 
 
-def _table(reading: Reading, tokens: NDArray[np.str_]) -> dict[str, int]:
-    """The value of each token but dots and blanks (where the shape decides)."""
-    return {str(t): reading.value(str(t)) for t in tokens if t not in (".", "")}
+def _table(reading: Reading, tokens: NDArray[np.str_], pencil: bool = False) -> dict[str, int]:
+    """The value of each token but dots and blanks (where the shape decides); in a pencil-mark
+    grid a list is empty when the reading reads each of its symbols, else unreadable."""
+    table = {}
+    for token in tokens:
+        text = str(token)
+        if text in (".", ""):
+            continue
+        if pencil and len(text) > 1:
+            readable = list_bits(text, {ch: reading.value(ch) for ch in text}) > 0
+            table[text] = EMPTY if readable else UNREADABLE
+        else:
+            table[text] = reading.value(text)
+    return table
+
+
+def _marks(grid: Grid, reading: Reading) -> NDArray[np.uint64]:
+    """The candidates of a pencil-mark grid in another reading."""
+    marks = np.zeros(grid.values.shape, dtype=np.uint64)
+    for (r, c), text in np.ndenumerate(grid.written):
+        if text not in (".", ""):
+            marks[r, c] = list_bits(text, {ch: reading.value(ch) for ch in text})
+    return marks
 
 
 def _decode(grid: Grid, table: dict[str, int]) -> IntArray:
@@ -249,13 +284,15 @@ def _repeats(grid: Grid, frame: Frame) -> bool:
 
 
 def _same(a: _Fit, b: _Fit) -> bool:
-    return a.frame.key == b.frame.key and np.array_equal(a.grid.values, b.grid.values)
+    same = a.frame.key == b.frame.key and np.array_equal(a.grid.values, b.grid.values)
+    ours, theirs = a.grid.marks, b.grid.marks
+    return same and (ours is None or theirs is None or np.array_equal(ours, theirs))
 
 
 def _empty_mark(grid: Grid) -> str:
     """How ``grid``, in the reading its values are in, writes an empty cell (its commonest
     empty mark)."""
-    marks = Counter(grid.written[grid.values == EMPTY].ravel().tolist())
+    marks = Counter(t for t in grid.written[grid.values == EMPTY].ravel().tolist() if len(t) == 1)
     if marks:
         return str(marks.most_common(1)[0][0])
     return grid.style.empty if grid.style.empty in EMPTY_MARKS else "-"

@@ -351,13 +351,15 @@ def start(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
     givens: IntArray,
+    marks: NDArray[np.uint64] | None,
     net: tuple[IntArray, ...],
     locked: Locked | None,
     scratch: Scratch,
     probing: Probing | None,
     size: int,
 ) -> int:
-    """Candidates of a puzzle after propagating its givens; free cells left, -1 if none."""
+    """Candidates of a puzzle after propagating its givens, each cell kept within its
+    ``marks`` (pencil marks; None: no such limit); free cells left, -1 if none."""
     full = _ONE << np.uint64(size - 1)
     full |= full - _ONE
     cand[:] = full
@@ -381,6 +383,18 @@ def start(
                 return -1
             scratch[0][pending] = c
             pending += 1
+    if marks is not None:
+        for c in range(len(givens)):
+            m = cand[c] & ~marks[c]
+            if m == _ZERO:
+                continue
+            n_hidden = _drop(cand, counts, n_hidden, c, m, net, scratch, size)
+            left = cand[c]
+            if n_hidden < 0 or left == _ZERO:
+                return -1
+            if givens[c] == 0 and left & (left - _ONE) == _ZERO:
+                scratch[0][pending] = c
+                pending += 1
     return settle(cand, counts, pending, n_hidden, len(givens), net, locked, scratch, size)
 
 
@@ -463,6 +477,7 @@ def matching(
 @kernel()
 def _propagate(
     givens: IntArray,
+    marks: NDArray[np.uint64] | None,
     net: tuple[IntArray, ...],
     size: int,
     locked: Locked | None,
@@ -471,9 +486,10 @@ def _propagate(
     cand: NDArray[np.uint64],
     counts: NDArray[np.int8],
 ) -> bool:
-    """Candidates after propagation (and all-different matching unless ``probing`` is None)
-    into ``cand``; False on a contradiction. ``counts``: the (unit, value) counts, overwritten."""
-    free = start(cand, counts, givens, net, locked, scratch, probing, size)
+    """Candidates after propagation (and all-different matching unless ``probing`` is None),
+    within ``marks`` unless None, into ``cand``; False on a contradiction. ``counts``: the
+    (unit, value) counts, overwritten."""
+    free = start(cand, counts, givens, marks, net, locked, scratch, probing, size)
     if probing is not None and free > 0:
         free = matching(cand, counts, free, net, locked, scratch, probing, size)
     return free >= 0
@@ -549,14 +565,17 @@ def fixed_values(masks: NDArray[np.uint64]) -> IntArray:
 def candidate_masks(
     puzzle: Puzzle, givens: IntArray | None, matching: bool
 ) -> tuple[NDArray[np.uint64], bool, IntArray]:
-    """Candidates after propagation, whether no contradiction was found, the checked givens."""
+    """Candidates after propagation, whether no contradiction was found, the checked givens;
+    each cell within the puzzle's pencil marks, when it has them."""
     topology = Topology.of(puzzle)
     one = check_givens(topology, puzzle.givens if givens is None else givens)
+    marks = puzzle.candidates
     masks = np.zeros(topology.n_cells, dtype=np.uint64)
     counts = np.zeros(max(topology.n_slots, 1), dtype=np.int8)
     work = WorkArrays(topology, probing=matching)
     arguments = (
         one,
+        marks,
         topology.net,
         topology.size,
         work.locked,

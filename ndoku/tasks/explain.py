@@ -10,6 +10,7 @@ symbols as the puzzle writes them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ndoku.errors import NdokuError
@@ -17,8 +18,9 @@ from ndoku.limits import DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX, COLUMN, ROW
 from ndoku.solvers.exact import solve_exact
-from ndoku.solvers.logic import Path, Step, solve_path
+from ndoku.solvers.logic import Board, Path, Step, solve_path
 from ndoku.solvers.logic.board import Tables
+from ndoku.solvers.logic.path import apply
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +54,21 @@ class Explanation:
             "placements": [[*_rc(puzzle, c), symbol(v)] for c, v in step.placements],
             "eliminations": [[*_rc(puzzle, c), symbol(v)] for c, v in step.eliminations],
         }
+
+    def boards(self) -> Iterator[Board]:
+        """The board before each step, then the board the path ends on (the steps replayed
+        from the start, as the path took them).
+
+        >>> from ndoku.model.puzzle import read_puzzles
+        >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+        >>> [board.free for board in explain(p).boards()][:3]
+        [12, 11, 10]
+        """
+        board = Board.start(self.puzzle)
+        for step in self.path.steps:
+            yield board.copy()
+            apply(board, step)
+        yield board
 
     def summary(self) -> str:
         """``solved in 52 steps: hidden single ×40, …; hardest: X-wing (3.2)``, or why the
@@ -114,7 +131,8 @@ def explain(
             "none": "it has no solution",
             "limit": "its solutions could not be counted in time",
         }.get(checked.status, "its uniqueness could not be proved")
-        raise NdokuError(f"a solving path needs a puzzle with exactly one solution; {why}")
+        marked = " within its pencil marks" if puzzle.candidates is not None else ""
+        raise NdokuError(f"a solving path needs a puzzle with exactly one solution; {why}{marked}")
     path = solve_path(puzzle, solution=checked.values, timeout=timeout, most_steps=most_steps)
     return Explanation(puzzle, path)
 

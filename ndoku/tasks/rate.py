@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ndoku.errors import NdokuError
 from ndoku.jit import compile_notice, kernel
 from ndoku.limits import DEFAULT_TIMEOUT, RATE_CHAIN_TIMEOUT, RATE_MAX_PROPOSALS
 from ndoku.model.puzzle import Puzzle
@@ -348,6 +349,11 @@ def rate(
     >>> rate(p, np.zeros(81, dtype=np.int32)).status
     'multiple'
     """
+    if puzzle.candidates is not None:
+        raise NdokuError(
+            "rating a pencil-marked puzzle is not supported: its singles and chains would not "
+            "see the pencil marks (ndoku explain rates its path)"
+        )
     fixed = puzzle.givens if givens is None else givens
     exact = solve_exact(puzzle, givens=fixed, timeout=timeout)
     status = {"solved": "unique" if exact.unique else "limit"}.get(exact.status, exact.status)

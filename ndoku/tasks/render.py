@@ -17,6 +17,7 @@ so a 9×9 grid takes 19 × 13 characters and a sumo fits an 80-column terminal.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,13 +25,23 @@ from numpy.typing import NDArray
 
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX
-from ndoku.text.grid import EMPTY, MISSING
+from ndoku.solvers.logic import Board, Step
+from ndoku.text.grid import DIGITS, EMPTY, MISSING
 
 if TYPE_CHECKING:
     from rich.text import Text
 
 STYLES = {"given": "bold", "solved": "cyan", "conflict": "bold red", "empty": "dim"}
 EXTRA_STYLE = "on grey27"
+#: How a step shows in a pencil-mark drawing (:func:`draw_marks`): its cells, a value it
+#: places, the candidates it removes.
+STEP_STYLES = {"cell": "bold yellow", "placed": "bold green", "removed": "red"}
+#: What the marks of a step's drawing mean, for a line under it.
+LEGEND = "[ ] the step's cells, =v placed, -v removed"
+#: A step's drawing shows every free cell's candidates while it stays this wide (a 9×9 takes
+#: about 50 characters, a Samurai 120); a wider one, only those of the cells the step touches
+#: (an early 16×16 would take some 200).
+MARKS_WIDTH = 120
 
 #: Box-drawing character by the arms it has: up, down, left, right.
 _JUNCTIONS = {
@@ -167,20 +178,177 @@ def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
     │. .│. 2│
     └───┴───┘
     """
+    from rich.text import Text
+
     shown = puzzle.givens if values is None else np.asarray(values)
-    region = regions(puzzle)
-    rows, cols = region.shape
     style = puzzle.grid.style
     width = max(len(style.symbol(v)) for v in range(1, puzzle.size + 1))
-    cell_text = {
-        cell: ("." if v == EMPTY else style.symbol(int(v))).rjust(width)
-        for cell, v in enumerate(shown)
-    }
-    cell_mark = marks(puzzle, shown)
-    in_extra = np.zeros(region.shape, dtype=bool)
+    shade = shaded(puzzle)
+    texts = [
+        Text(("." if v == EMPTY else style.symbol(int(v))).rjust(width), style=STYLES[mark] + tint)
+        for v, mark, tint in zip(shown.tolist(), marks(puzzle, shown), shade, strict=True)
+    ]
+    return lattice(puzzle, texts)
+
+
+def draw_marks(
+    puzzle: Puzzle,
+    values: NDArray[np.integer],
+    cand: NDArray[np.bool_],
+    step: Step | None = None,
+) -> Text:
+    """The grid with the candidates of its free cells (pencil marks, as HoDoKu pastes them)
+    and a step's cells, placements and eliminations marked.
+
+    Placed values are styled as :func:`draw` styles them. With ``step``, its cells stand in
+    brackets (``[159]``), a value it places as ``=5`` and the candidates it removes after a
+    minus (``15-9``), coloured in a terminal (:data:`STEP_STYLES`); in a drawing wider than
+    :data:`MARKS_WIDTH` only the cells it touches show candidates. Symbols are one character
+    each (:func:`mark_symbol`). Without a step the drawing reads back as the same
+    pencil-mark grid.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    values : ndarray of int, shape (cells,)
+        Placed values, 0 for free cells.
+    cand : ndarray of bool, shape (cells, N)
+        ``cand[c, v - 1]``: value v is a candidate of free cell c (a logic board's).
+    step : Step, optional
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> from ndoku.solvers.logic import Board, next_step
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> board = Board.start(p)
+    >>> print(draw_marks(p, board.values, board.cand, next_step(board)).plain)
+    ┌───────┬─────┐
+    │ 1 [=3]│24  4│
+    │24    2│ 3 14│
+    ├───────┼─────┤
+    │23    4│ 1 13│
+    │ 3   13│14  2│
+    └───────┴─────┘
+    """
+    from rich.text import Text
+
+    placed = dict(step.placements) if step is not None else {}
+    removed: dict[int, list[int]] = {}
+    for cell, value in step.eliminations if step is not None else ():
+        removed.setdefault(cell, []).append(value)
+    pattern = set(step.cells) if step is not None else set()
+    touched = pattern | set(placed) | set(removed)
+    symbol = mark_symbol(puzzle)
+    shown = np.asarray(values)
+    cell_marks, tints = marks(puzzle, shown), shaded(puzzle)
+
+    def drawn(every: bool) -> Text:
+        texts = [cell_text(cell, every) for cell in range(puzzle.n_cells)]
+        return lattice(puzzle, texts)
+
+    def cell_text(cell: int, every: bool) -> Text:
+        value, mark, tint = int(shown[cell]), cell_marks[cell], tints[cell]
+        parts: list[tuple[str, str]] = []
+        if value:
+            parts.append((symbol(value), STYLES[mark]))
+        elif cell in placed:
+            parts.append((f"={symbol(placed[cell])}", STEP_STYLES["placed"]))
+        else:
+            gone = removed.get(cell, [])
+            kept = [int(v) + 1 for v in np.flatnonzero(cand[cell]) if v + 1 not in gone]
+            listed = "".join(symbol(v) for v in kept) if every or cell in touched else ""
+            parts.append((listed or ".", "" if listed else STYLES["empty"]))
+            if gone:
+                parts.append(("-" + "".join(symbol(v) for v in gone), STEP_STYLES["removed"]))
+        if cell in pattern:
+            parts = [("[", STEP_STYLES["cell"]), *parts, ("]", STEP_STYLES["cell"])]
+        return Text.assemble(*((text, (style + tint).strip()) for text, style in parts))
+
+    everything = drawn(every=True)
+    if step is None or max(map(len, everything.plain.splitlines())) <= MARKS_WIDTH:
+        return everything
+    return drawn(every=False)
+
+
+def draw_puzzle(puzzle: Puzzle) -> Text:
+    """The puzzle as it was given: :func:`draw` of its givens, or, read from pencil marks,
+    :func:`draw_marks` of its candidates (a drawing that reads back as the same puzzle).
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 234 234 234\\n" + "1234 1234 1234 1234\\n" * 3)
+    >>> print(draw_puzzle(p).plain.splitlines()[1])
+    │  1  234│ 234  234│
+    """
+    if puzzle.candidates is None:
+        return draw(puzzle)
+    board = Board.start(puzzle)
+    return draw_marks(puzzle, board.values, board.cand)
+
+
+def legend(puzzle: Puzzle) -> str:
+    """:data:`LEGEND`, and how values the puzzle writes as numbers show among the marks.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="\\n".join(["0 " * 15 + "12"] + ["0 " * 15 + "0"] * 15))
+    >>> legend(p).split("; ")[1]
+    'A = 10, B = 11, …'
+    """
+    symbol = mark_symbol(puzzle)
+    written = puzzle.grid.style.symbol
+    renamed = [v for v in range(1, puzzle.size + 1) if symbol(v) != written(v)]
+    if not renamed:
+        return LEGEND
+    return LEGEND + "; " + ", ".join(f"{symbol(v)} = {written(v)}" for v in renamed[:2]) + ", …"
+
+
+def mark_symbol(puzzle: Puzzle) -> Callable[[int], str]:
+    """How a value is written among pencil marks: one character each, the puzzle's own
+    symbol where it is one (``A`` for 10 where the puzzle writes ``10``).
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="\\n".join(["0 " * 15 + "12"] + ["0 " * 15 + "0"] * 15))
+    >>> mark_symbol(p)(12), p.grid.style.symbol(12)
+    ('C', '12')
+    """
+    style = puzzle.grid.style
+    table = [style.symbol(v) for v in range(puzzle.size + 1)]
+    return lambda v: table[v] if len(table[v]) == 1 else DIGITS[v]
+
+
+def shaded(puzzle: Puzzle) -> list[str]:
+    """Per cell, what its styles add: the shade of extra units' cells, else nothing.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="# extra: diagonals\\n" + "0 0 0 0\\n" * 4)
+    >>> shaded(p)[:2]
+    [' on grey27', '']
+    """
+    tint = [""] * puzzle.n_cells
     for extra in puzzle.layout.extras:
         for r, c in extra.cells:
-            in_extra[r, c] = True
+            tint[int(puzzle.index[r, c])] = " " + EXTRA_STYLE
+    return tint
+
+
+def lattice(puzzle: Puzzle, texts: Sequence[Text]) -> Text:
+    """Each cell's text on the canvas, right-aligned in its column (as wide as the column's
+    widest text), with region outlines.
+
+    >>> from rich.text import Text
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="0 0 0 0\\n" * 4)
+    >>> texts = [Text("ab" if c == 5 else "x") for c in range(16)]  # r2c2 is wider
+    >>> print(lattice(p, texts).plain.splitlines()[2])
+    │x ab│x x│
+    """
+    from rich.text import Text
+
+    region = regions(puzzle)
+    rows, cols = region.shape
+    widths = [1] * cols
+    for cell, (_, c) in enumerate(puzzle.cell_rc.tolist()):
+        widths[c] = max(widths[c], texts[cell].cell_len)
     padded = np.full((rows + 2, cols + 2), -1, dtype=np.int32)
     padded[1:-1, 1:-1] = region
 
@@ -188,8 +356,6 @@ def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
         """An outline between padded positions (r0, c0) and (r1, c1)."""
         a, b = padded[r0, c0], padded[r1, c1]
         return bool(a != b and (a >= 0 or b >= 0))
-
-    from rich.text import Text
 
     out = Text()
     for sr in range(2 * rows + 1):
@@ -201,7 +367,7 @@ def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
             for sc in range(2 * cols + 1):
                 c = sc // 2
                 if sc % 2:
-                    line.append(("─" if wall(r, c + 1, r + 1, c + 1) else " ") * width)
+                    line.append(("─" if wall(r, c + 1, r + 1, c + 1) else " ") * widths[c])
                 else:
                     arms = (
                         wall(r, c, r, c + 1),  # up: between the two cells above
@@ -216,13 +382,11 @@ def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
                 if sc % 2 == 0:
                     line.append("│" if wall(r + 1, c, r + 1, c + 1) else " ")
                 elif region[r, c] == MISSING:
-                    line.append(" " * width)
+                    line.append(" " * widths[c])
                 else:
-                    cell = int(puzzle.index[r, c])
-                    style_name = STYLES[cell_mark[cell]]
-                    if in_extra[r, c]:
-                        style_name += " " + EXTRA_STYLE
-                    line.append(cell_text[cell], style=style_name)
+                    text = texts[int(puzzle.index[r, c])].copy()
+                    text.pad_left(widths[c] - text.cell_len)
+                    line.append_text(text)
         line.rstrip()
         out.append_text(line)
         out.append("\n")

@@ -144,6 +144,8 @@ class Outcome:
         if self.status == "solved":
             return None
         if self.status == "none":
+            if self.puzzle.candidates is not None:
+                return "no solution within the pencil marks (proved)"
             return "no solution: the givens contradict each other (proved)"
         if isinstance(result, ExactResult):
             if self.status == "multiple":
@@ -393,6 +395,11 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
 
 
 def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> ChainResult:
+    if puzzle.candidates is not None and not prune:
+        raise NdokuError(
+            f"{method} without pruning does not see pencil marks: solve a pencil-marked puzzle "
+            "with --method auto, exact, hybrid or tempering"
+        )
     if not options.prune and method != "tempering":
         raise NdokuError(
             "only tempering can leave pruning out: metropolis never prunes, hybrid always does"

@@ -6,7 +6,8 @@ the region map and the extra units from their declared cells, so a bug in buildi
 cannot hide a wrong answer. And it compares the answer as it will be printed with the text
 of the puzzle: each given is printed exactly as it was written, and each cell read as empty
 was written with an empty mark that is no symbol of the answer (a ``0`` read as empty in a
-``0-F`` grid would be a given dropped).
+``0-F`` grid would be a given dropped). In a pencil-mark grid each cell's symbol in the answer
+must stand among the candidates written for it.
 """
 
 from __future__ import annotations
@@ -53,11 +54,12 @@ def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
         r, c = puzzle.cell_rc[cell]
         token = puzzle.grid.written[r, c]
         shown = puzzle.grid.style.symbol(int(np.clip(values[cell], 1, size)))
-        what = (
-            f"given {token} is printed as {shown}"
-            if puzzle.givens[cell]
-            else (f"{token} was read as an empty cell, but it is a symbol of the answer")
-        )
+        if puzzle.candidates is not None:
+            what = f"{shown} is none of the candidates {token}"
+        elif puzzle.givens[cell]:
+            what = f"given {token} is printed as {shown}"
+        else:
+            what = f"{token} was read as an empty cell, but it is a symbol of the answer"
         found.append(f"{puzzle.grid.locate(r, c)}: {what}")
     full = np.arange(1, size + 1)
     layout = puzzle.layout
@@ -107,10 +109,13 @@ def _misprinted(
 ) -> NDArray[np.bool_]:
     """Per grid and cell of ``table`` ``(grids, cells)``: a given not printed as written
     (``written``, ``givens``: the grids' tokens and givens per cell), or a cell read as empty
-    whose token is no empty mark, or a symbol of the answer. ``puzzle``: the grids' style."""
+    whose token is no empty mark, or a symbol of the answer; in pencil marks, a symbol not
+    among the cell's. ``puzzle``: the grids' style."""
     style = puzzle.grid.style
     printed = np.array([style.symbol(v) for v in range(puzzle.size + 1)])
     shown = printed[np.clip(table, 0, puzzle.size)]
+    if puzzle.candidates is not None:
+        return np.asarray(np.char.find(written, shown) < 0)
     zeros: NDArray[np.bool_] = (written != "") & (np.char.lstrip(written, "0") == "")  # 00 too
     empty_mark = (np.isin(written, _EMPTY_MARKS) | zeros) & ~np.isin(written, printed[1:])
     return np.where(givens > 0, shown != written, ~empty_mark)

@@ -21,6 +21,10 @@ line
 sections
     ``[Puzzle]`` starts the grid of a SadMan ``.sdk`` file; other sections (``[State]``) and
     ``#A``-style metadata lines are skipped.
+pencil marks
+    A sukaku line (729 characters for a 9×9, one line per puzzle), or a grid of tokens in
+    which tokens list candidates (``159``), framed as HoDoKu frames it (``.---.``, ``:---+``,
+    ``'---'``): see :mod:`ndoku.text.marks`.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from ndoku.text.grid import (
     Style,
     Template,
 )
+from ndoku.text.marks import candidate_list, is_pencil_grid, list_bits, read_sukaku, sukaku_cells
 
 #: Bars: separators inside a row (typed, then box-drawing).
 BARS = "|¦│┃║╎╏┆┇┊┋"
@@ -55,6 +60,9 @@ BARS = "|¦│┃║╎╏┆┇┊┋"
 _RULE_MARKS = "-_=+*~" + "".join(chr(c) for c in range(0x2500, 0x2580) if chr(c) not in BARS)
 #: Of those, the ones no row of empty cells holds (``-`` and ``_`` are empty marks).
 _RULE_ONLY = set(_RULE_MARKS) - set("-_")
+#: Corners HoDoKu draws its rules with (``.---.``, ``:---+``, ``'---'``): rule marks only on a
+#: line with a run of dashes and no space.
+_CORNERS = set(".:'")
 _FIELD_END = re.compile(rf"[\s,:;{re.escape(BARS)}]")
 _HEADER = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 _SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
@@ -120,6 +128,13 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
         raise ParseError(f"{source} holds no puzzle (no grid lines)")
     first = blocks[0]
     lines = [pair for block in blocks for pair in block.lines]
+    cells = sukaku_cells(first.lines[0][1])
+    # N² groups of N on a line might be a row of a pencil-mark grid: the next line decides.
+    joined = cells is not None and cells[-1][0] - cells[0][0] == len(cells[0][1]) * (len(cells) - 1)
+    if cells is not None and (
+        joined or len(first.lines) == 1 or sukaku_cells(first.lines[1][1]) is not None
+    ):
+        return [read_sukaku(n, line, alphabet, headers, source) for n, line in lines]
     if len(lines) > 1 and _is_column_names(lines[0][1], lines[1][1]):
         lines = lines[1:]  # quizzes,solutions: the names of the fields below
     elif (
@@ -302,9 +317,13 @@ def _is_rule(text: str, strict: bool = True) -> bool:
     """A line of rule marks, bars and spaces; ``strict``: one no row of empty cells could be
     (it holds a mark other than ``-`` and ``_``)."""
     marks = {ch for ch in text if not ch.isspace()}
+    corners = marks & _CORNERS
+    if corners and ("--" not in text or any(ch.isspace() for ch in text.strip())):
+        return False
+    marks -= corners
     if not marks or not marks <= set(_RULE_MARKS + BARS):
         return False
-    return not strict or bool(marks & _RULE_ONLY)
+    return not strict or bool(marks & _RULE_ONLY or corners)
 
 
 Span = tuple[int, int, str]  # start, end (character positions in the line), token
@@ -368,18 +387,29 @@ def _parse_block(
     written = np.full((len(rows), width), "", dtype=object)
     letters = False
     empties: Counter[str] = Counter()
+    tokens = [[(n, start + 1, token) for start, _, token in spans] for n, _, spans in rows]
+    marks = np.zeros(values.shape, dtype=np.uint64) if is_pencil_grid(tokens, alphabet) else None
     for r, ((number, _, spans), cols) in enumerate(zip(rows, columns, strict=True)):
         where[r, :, 0] = number
         where[r, :, 1] = spans[-1][0] + 1 if spans else 1
         for (start, _, token), c in zip(spans, cols, strict=True):
+            where[r, c, 1] = start + 1
+            written[r, c] = token
+            if marks is not None and len(token) > 1:
+                values[r, c] = EMPTY
+                marks[r, c] = _list_marks(token, alphabet, number, start + 1)
+                continue
             # A drawing (--pretty) shows a missing cell blank, so a dot is an empty cell.
             values[r, c], letter = _token_value(token, alphabet, number, start + 1, drawing)
             letters |= letter
+            if marks is not None and values[r, c] > 0:
+                marks[r, c] = 1 << (int(values[r, c]) - 1)
             where[r, c, 1] = start + 1
             written[r, c] = token
             if values[r, c] == EMPTY:
                 empties[token] += 1
-    pad = _padding(written, where, letters) if spaced and alphabet is None else 1
+    plain = spaced and alphabet is None and marks is None
+    pad = _padding(written, where, letters) if plain else 1
     template = None
     if bars or len(rows) < len(lines):
         spans_of = {
@@ -393,7 +423,7 @@ def _parse_block(
     style = Style(
         "tokens" if spaced else "chars",
         alphabet=alphabet,
-        letters=letters,
+        letters=letters or marks is not None,  # pencil marks write 10 and up as letters
         aligned=len({len(t.rstrip()) for _, t, _ in rows}) == 1,
         empty=empties.most_common(1)[0][0] if empties else default_empty,
         # written back as the first row has it: "5,3,0" or "5, 3, 0"
@@ -411,7 +441,27 @@ def _parse_block(
         source,
         alphabet is not None,
         outlines,
+        marks,
     )
+
+
+def _list_marks(token: str, alphabet: str | None, line: int, column: int) -> int:
+    """The candidates a list token gives, in the declared or the ``1-9A-…`` reading (0 when a
+    symbol such as ``0`` is none of it: another reading may read it)."""
+    if not candidate_list(token, alphabet):
+        symbols = alphabet or DIGITS
+        bad = next((k for k, ch in enumerate(token) if ch not in symbols or ch in token[:k]), 0)
+        twice = token[bad] in token[:bad]
+        raise ParseError(
+            f"candidate {token[bad]!r} is listed twice in {token!r}"
+            if twice
+            else f"{token[bad]!r} in the pencil marks {token!r} is no symbol"
+            + (f" (declared: {alphabet})" if alphabet else " (1-9, then A = 10, …)"),
+            line,
+            column + bad,
+        )
+    symbols = alphabet or DIGITS
+    return list_bits(token, {ch: symbols.index(ch) + (alphabet is not None) for ch in token})
 
 
 def _padding(written: NDArray[np.object_], where: NDArray[np.int32], letters: bool) -> int:

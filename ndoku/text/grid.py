@@ -118,6 +118,10 @@ class Grid:
     outlines : ndarray of int32, shape (rows, cols), or None
         In a grid drawn with bars and rules, the region each cell's outlines close it in
         (cells not parted by a bar or a rule share one), -1 where no cell is drawn.
+    marks : ndarray of uint64, shape (rows, cols), or None
+        In a pencil-mark grid (:mod:`ndoku.text.marks`), each cell's candidates as bits (bit
+        ``v - 1`` for value ``v``; a placed value's own bit), 0 where no cell is; None in a
+        grid of values.
     """
 
     values: NDArray[np.int32]
@@ -129,11 +133,20 @@ class Grid:
     source: str = "<text>"
     declared: bool = False  # the alphabet was declared (--symbols, # symbols:), not inferred
     outlines: NDArray[np.int32] | None = None  # drawings: region of each position, -1 if none
+    marks: NDArray[np.uint64] | None = None  # pencil-mark grids: candidates of each position
 
     @property
     def shape(self) -> tuple[int, int]:
         rows, cols = self.values.shape
         return int(rows), int(cols)
+
+    @property
+    def top(self) -> int:
+        """The largest value the grid writes, its candidates included."""
+        top = int(self.values.max(initial=0))
+        if self.marks is not None:
+            top = max(top, int(self.marks.max(initial=0)).bit_length())
+        return top
 
     def locate(self, row: int, col: int) -> str:
         """``line L, column C`` of a canvas position."""
@@ -152,8 +165,14 @@ class Grid:
         line, column = self.where[row, col]
         return kind(message, int(line), int(column))
 
-    def with_values(self, values: NDArray[np.int32], style: Style | None = None) -> Grid:
-        """The same grid (positions, headers, text) holding other values (and style)."""
+    def with_values(
+        self,
+        values: NDArray[np.int32],
+        style: Style | None = None,
+        marks: NDArray[np.uint64] | None = None,
+    ) -> Grid:
+        """The same grid (positions, headers, text) holding other values (and style, and
+        candidates)."""
         return Grid(
             values,
             self.where,
@@ -164,6 +183,7 @@ class Grid:
             self.source,
             self.declared,
             self.outlines,
+            self.marks if marks is None else marks,
         )
 
 
@@ -171,10 +191,10 @@ def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:
     """Write ``values`` (default: the grid's own) in the grid's style, one row per line.
 
     >>> from ndoku.text.formats import parse
-    >>> [g] = parse("1 0 .\\n0 12 .\\n")
+    >>> [g] = parse("1 0 .\\n0 10 .\\n")
     >>> print(format_grid(g), end="")
     1 0 .
-    0 12 .
+    0 10 .
     """
     vals = grid.values if values is None else values
     style = grid.style

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
@@ -30,6 +31,7 @@ def solve_many(
     timeout: float = DEFAULT_TIMEOUT,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    marks: NDArray[np.uint64] | None = None,
 ) -> BatchResult:
     """Solve many puzzles of ``puzzle``'s layout, given as a ``(puzzles, cells)`` array.
 
@@ -46,6 +48,8 @@ def solve_many(
         of the batch that would take longer than :data:`PARALLEL_SECONDS` here.
     progress : callable, optional
         Called with the number of puzzles finished so far, every few milliseconds.
+    marks : ndarray of uint64, shape (puzzles, cells), optional
+        Each puzzle's pencil marks: its cells keep within them (bit ``v - 1`` for value v).
 
     Examples
     --------
@@ -59,9 +63,13 @@ def solve_many(
     table = check_givens(topology, givens, batch=True)
     if jobs < 1:
         raise NdokuError(f"jobs must be 1 or more, got {jobs}")
+    if marks is not None:
+        marks = np.ascontiguousarray(marks, dtype=np.uint64)
+        if marks.shape != table.shape:
+            raise NdokuError(f"marks must have the givens' shape {table.shape}, got {marks.shape}")
     if jobs == 1 or len(table) < 2:
-        return solve_array(topology, table, limit, max_nodes, timeout, progress)
-    return _solve_spread(topology, table, limit, max_nodes, timeout, jobs, progress)
+        return solve_array(topology, table, limit, max_nodes, timeout, progress, marks)
+    return _solve_spread(topology, table, limit, max_nodes, timeout, jobs, progress, marks)
 
 
 def solve_batch(
@@ -96,6 +104,11 @@ def solve_batch(
                 progress(base + done)
 
         table = np.stack([puzzles[i].givens for i in members])
+        marked = [puzzles[i].candidates for i in members]
+        full = np.uint64((1 << puzzles[members[0]].size) - 1)
+        marks = None
+        if any(m is not None for m in marked):
+            marks = np.stack([np.full(len(table[0]), full) if m is None else m for m in marked])
         batch = solve_many(
             puzzles[members[0]],
             table,
@@ -104,6 +117,7 @@ def solve_batch(
             timeout=timeout,
             jobs=jobs,
             progress=report,
+            marks=marks,
         )
         for j, i in enumerate(members):
             results[i] = batch.result(j)
@@ -119,6 +133,7 @@ def _solve_spread(
     timeout: float,
     jobs: int,
     progress: Callable[[int], None] | None,
+    marks: NDArray[np.uint64] | None,
 ) -> BatchResult:
     """Solve here in doubling chunks while the rest looks quick, then hand the rest to workers.
 
@@ -129,15 +144,19 @@ def _solve_spread(
     done, spent, chunk = 0, 0.0, 1
     while done < len(givens):
         rest = givens[done:]
+        rest_marks = None if marks is None else marks[done:]
 
         def report(k: int, base: int = done) -> None:
             if progress is not None:
                 progress(base + k)
 
         if spent / max(done, 1) * len(rest) > PARALLEL_SECONDS:
-            parts.append(solve_parallel(topology, rest, limit, max_nodes, timeout, jobs, report))
+            parts.append(
+                solve_parallel(topology, rest, limit, max_nodes, timeout, jobs, report, rest_marks)
+            )
             break
-        part = solve_array(topology, rest[:chunk], limit, max_nodes, timeout, report)
+        head = None if rest_marks is None else rest_marks[:chunk]
+        part = solve_array(topology, rest[:chunk], limit, max_nodes, timeout, report, head)
         parts.append(part)
         done, spent, chunk = done + len(part), spent + float(part.seconds.sum()), 2 * chunk
     return _joined(parts, limit)
@@ -160,16 +179,20 @@ def solve_parallel(
     timeout: float,
     jobs: int,
     progress: Callable[[int], None] | None,
+    marks: NDArray[np.uint64] | None = None,
 ) -> BatchResult:
     """Chunks of the batch over ``jobs`` worker processes (spawned: safe on every platform)."""
     check_limits(limit, max_nodes, timeout)
-    chunks = np.array_split(givens, min(len(givens), 4 * jobs))
+    pieces = min(len(givens), 4 * jobs)
+    chunks = np.array_split(givens, pieces)
+    marked = [None] * pieces if marks is None else np.array_split(marks, pieces)
     context = multiprocessing.get_context("spawn")
     done = 0
     parts: list[BatchResult] = []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [
-            pool.submit(solve_array, topology, chunk, limit, max_nodes, timeout) for chunk in chunks
+            pool.submit(solve_array, topology, chunk, limit, max_nodes, timeout, None, part)
+            for chunk, part in zip(chunks, marked, strict=True)
         ]
         for future in futures:
             part = future.result()

@@ -252,6 +252,7 @@ def _choose(
 @kernel()
 def search(
     givens: IntArray,
+    marks: NDArray[np.uint64] | None,
     first: int,
     limit: int,
     max_nodes: int,
@@ -271,7 +272,8 @@ def search(
     values: IntArray,
     stats: NDArray[np.int64],
 ) -> int:
-    """Solve puzzles ``first ..`` of ``givens``; return the first one not finished.
+    """Solve puzzles ``first ..`` of ``givens`` (each cell within its ``marks``, the
+    ``(puzzles, cells)`` pencil marks, unless None); return the first one not finished.
 
     Level ``d`` of the stack holds a propagated (and probed) state (candidates, counts, free
     cells) and its branch: cell ``c = cell_at[d]`` and value ``bit_at[d]``; probes use the
@@ -293,7 +295,14 @@ def search(
         if regs[REG_ACTIVE] == 0:
             row[:] = 0
             values[i, :] = 0
-            free = start(stack[0], tallies[0], givens[i], net, locked, scratch, probing, size)
+            if marks is None:
+                free = start(
+                    stack[0], tallies[0], givens[i], None, net, locked, scratch, probing, size
+                )
+            else:
+                free = start(
+                    stack[0], tallies[0], givens[i], marks[i], net, locked, scratch, probing, size
+                )
             nodes = 1
             d = -1
             if free == 0:

@@ -173,7 +173,8 @@ def solve_exact(
     timeout : float
         Stop after this many seconds (checked every few milliseconds).
     givens : ndarray, optional
-        ``(cells,)`` values to use instead of the puzzle's givens (0 for free cells).
+        ``(cells,)`` values to use instead of the puzzle's givens (0 for free cells). A
+        puzzle read from pencil marks keeps every cell within its candidates either way.
 
     Returns
     -------
@@ -195,8 +196,9 @@ def solve_exact(
     """
     topology = Topology.of(puzzle)
     one = check_givens(topology, puzzle.givens if givens is None else givens)
+    marks = None if puzzle.candidates is None else puzzle.candidates[None, :]
     start = time.perf_counter()
-    batch = solve_array(topology, one[None, :], limit, max_nodes, timeout)
+    batch = solve_array(topology, one[None, :], limit, max_nodes, timeout, marks=marks)
     seconds = time.perf_counter() - start
     return dataclasses.replace(batch.result(0), seconds=seconds)
 
@@ -257,8 +259,10 @@ def solve_array(
     max_nodes: int,
     timeout: float,
     progress: Callable[[int], None] | None = None,
+    marks: NDArray[np.uint64] | None = None,
 ) -> BatchResult:
-    """Run the search kernel over a checked ``(puzzles, cells)`` array, in this process."""
+    """Run the search kernel over a checked ``(puzzles, cells)`` array, in this process;
+    ``marks``: the puzzles' pencil marks, ``(puzzles, cells)`` uint64, or None."""
     check_limits(limit, max_nodes, timeout)
     n = len(givens)
     values = np.zeros((n, topology.n_cells), dtype=np.int32)
@@ -273,6 +277,7 @@ def solve_array(
     while i < n:
         arguments = (
             givens,
+            marks,
             i,
             limit,
             max_nodes,

@@ -125,10 +125,18 @@ class Board:
     cand: BoolArray
 
     @classmethod
-    def start(cls, puzzle: Puzzle, values: IntArray | None = None) -> Board:
+    def start(
+        cls,
+        puzzle: Puzzle,
+        values: IntArray | None = None,
+        candidates: NDArray[np.uint64] | None = None,
+    ) -> Board:
         """The givens (or ``values``: givens and a solver's own entries) placed, and every
-        other cell's candidates: the values no peer holds."""
+        other cell's candidates: the values no peer holds, and only those of ``candidates``
+        (``(cells,)`` bits, bit ``v - 1`` for value v; default: the puzzle's pencil marks,
+        if it has them)."""
         placed = puzzle.givens if values is None else values
+        marks = puzzle.candidates if candidates is None else candidates
         board = cls(
             puzzle,
             Tables.of(puzzle.frame),
@@ -137,6 +145,9 @@ class Board:
         )
         for c in np.flatnonzero(placed):
             board.place(int(c), int(placed[c]))
+        if marks is not None:
+            values_of = np.arange(puzzle.size, dtype=np.uint64)
+            board.cand &= (marks[:, None] >> values_of) & np.uint64(1) == 1
         return board
 
     @property
