@@ -73,22 +73,23 @@ class Tables:
         units = frame.units.cells.reshape(-1, size)
         kind = frame.units.kind
         rc = frame.cell_rc
-        grid_of = np.full(len(units), -1, dtype=np.int32)
+        # within[g, u]: sub-grid g's window holds unit u (a row or column of overlapping
+        # sub-grids can be in several: a fish of each sees all of its lines)
+        within = np.zeros((len(frame.layout.corners), len(units)), dtype=bool)
         for u, cells in enumerate(units):
             rows, cols = rc[cells, 0], rc[cells, 1]
             for g, (r0, c0) in enumerate(frame.layout.corners):
                 inside = (rows >= r0) & (rows < r0 + size) & (cols >= c0) & (cols < c0 + size)
-                if inside.all():
-                    grid_of[u] = g
-                    break
+                within[g, u] = inside.all()
+        grid_of = np.where(within.any(axis=0), within.argmax(axis=0), -1).astype(np.int32)
         crossings = [
             (a, b, shared, units[b][~np.isin(units[b], units[a])].astype(np.int32))
             for a, b, shared in frame.crossings
         ]
         lines = []
         for g in range(len(frame.layout.corners)):
-            rows = np.flatnonzero((grid_of == g) & (kind == ROW)).astype(np.int32)
-            cols = np.flatnonzero((grid_of == g) & (kind == COLUMN)).astype(np.int32)
+            rows = np.flatnonzero(within[g] & (kind == ROW)).astype(np.int32)
+            cols = np.flatnonzero(within[g] & (kind == COLUMN)).astype(np.int32)
             # top to bottom, left to right
             rows = rows[np.argsort(rc[units[rows, 0], 0], kind="stable")]
             cols = cols[np.argsort(rc[units[cols, 0], 1], kind="stable")]
