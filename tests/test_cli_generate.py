@@ -12,6 +12,7 @@ import pytest
 from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import read_puzzles
 from ndoku.solvers.exact import solve_exact
+from ndoku.solvers.logic import LEVELS
 from ndoku.tasks.verify import problems
 
 if TYPE_CHECKING:
@@ -95,13 +96,13 @@ def test_json_has_the_solution_and_the_rating(run: CliRun) -> None:
         [solution] = read_puzzles(text=record["solution"])
         assert problems(puzzle, solution.givens) == []
         assert record["givens"] == int((puzzle.givens > 0).sum())
-        assert record["rating"]["status"] == "unique" and record["rating"]["level"] in (
-            "hard",
-            "expert",
-        )
+        rating = record["rating"]
+        assert rating["status"] == "unique" and rating["level"] in LEVELS
+        assert rating["path"] in ("solved", "timeout") and rating["steps"] > 0
         assert record["stop"] == "minimal" and record["reached"] is True
         assert record["layout"] == "samurai" and record["symmetry"] == "none"
         assert record["target"] is None and record["difficulty"] is None
+        assert record["needs"] is None
 
 
 def test_givens_target(run: CliRun) -> None:
@@ -116,19 +117,38 @@ def test_a_target_that_cannot_be_reached_is_said_and_printed(run: CliRun) -> Non
     unique(out)
 
 
-def test_difficulty_lands_in_the_band(run: CliRun) -> None:
-    for level in ("easy", "medium", "hard", "expert"):
+def test_difficulty_gives_the_level(run: CliRun) -> None:
+    for level in ("singles", "subsets", "chains"):
         code, out, _ = run("generate", "9x9", "--difficulty", level, "--format", "json")
         record = json.loads(out)
         assert code == 0 and record["rating"]["level"] == level and record["stop"] == "level"
+        assert record["difficulty"] == level and f"--difficulty {level}:" in record["puzzle"]
         code, rated, _ = run("rate", "-", "--chains", "0", input=record["puzzle"])
         assert code == 0 and rated.split()[0] == level
 
 
-def test_a_band_out_of_reach_is_said(run: CliRun) -> None:
-    code, out, err = run("generate", "4x4", "--difficulty", "expert")
-    assert code == 1 and "no puzzle landed in the band in 1000 attempts" in err
-    assert "rated easy" in err
+def test_needs_gives_the_technique(run: CliRun) -> None:
+    code, out, err = run("generate", "9x9", "--needs", "x-wing", "--seed", "2")
+    assert code == 0 and err == ""
+    assert out.startswith("# ndoku generate 9x9 --seed 2 --needs x-wing: ")
+    code, explained, _ = run("explain", "-", input=out)
+    assert code == 0 and "X-wing ×" in explained.splitlines()[-1]
+    args = ["--needs", "naked pair", "--difficulty", "subsets", "--format", "json"]
+    code, out, _ = run("generate", "9x9", *args)
+    record = json.loads(out)
+    assert code == 0 and record["needs"] == "naked pair" and record["difficulty"] == "subsets"
+    assert "naked pair" in record["rating"]["techniques"]
+    assert "--needs 'naked pair' --difficulty subsets:" not in record["puzzle"]
+    assert "--difficulty subsets --needs 'naked pair':" in record["puzzle"]
+
+
+def test_a_level_out_of_reach_is_said(run: CliRun) -> None:
+    code, out, err = run("generate", "4x4", "--difficulty", "forcing chains")
+    assert code == 1 and "no puzzle with level forcing chains found in 1000 attempts" in err
+    assert "the closest is printed (singles (hardest " in err
+    unique(out)
+    code, out, err = run("generate", "9x9", "--needs", "guess", "--timeout", "0.3")
+    assert code == 1 and "no puzzle with a path using guess found before the timeout" in err
     unique(out)
 
 
@@ -175,8 +195,12 @@ def test_a_layout_file(run: CliRun, tmp_path: Path) -> None:
         (["9x9", "--givens", "82"], "more than the 81 cells"),
         (["twodoku", "--symmetry", "mirror"], "layout twodoku has no mirror symmetry: its shape"),
         (["jigsaw9", "--symmetry", "mirror"], "boxes, regions or extra units change"),
-        (["9x9", "--givens", "30", "--difficulty", "easy"], "exclude each other"),
-        (["9x9", "--difficulty", "fiendish"], "Invalid value for '--difficulty'"),
+        (["9x9", "--givens", "30", "--difficulty", "singles"], "--givens excludes"),
+        (["9x9", "--givens", "30", "--needs", "X-wing"], "--givens excludes"),
+        (["9x9", "--difficulty", "fiendish"], "unknown difficulty 'fiendish' (known: singles,"),
+        (["9x9", "--difficulty", "easy"], "the difficulty 'easy' is gone"),
+        (["9x9", "--needs", "unicorn"], "unknown technique 'unicorn' (known: full house,"),
+        (["9x9", "--difficulty", "singles", "--needs", "swordfish"], "cannot use swordfish"),
         (["9x9", "--symmetry", "diagonal"], "Invalid value for '--symmetry'"),
         (["9x9", "--seed", "-1"], "Invalid value for '--seed'"),
         (["9x9", "--count", "0"], "Invalid value for '--count'"),
@@ -205,11 +229,12 @@ def test_rate_a_batch(run: CliRun, data: Path) -> None:
     code, out, err = run("rate", str(path), "--chains", "1")
     lines = out.splitlines()
     assert code == 0 and len(lines) == 50
-    assert (
-        lines[0].startswith("easy ") and "naked singles" in lines[0] and "(1/1 solved)" in lines[0]
-    )
-    assert lines[1].startswith("medium ") and "hidden singles" in lines[1]
-    assert "50 puzzles: 12 easy, 28 medium, 10 hard, 0 expert; median score 1.00" in err
+    assert lines[0].startswith("singles ") and "(1/1 solved)" in lines[0]
+    assert "steps: hidden single ×" in lines[0] and "; search 0 guesses, 1 node;" in lines[0]
+    levels = [line.split()[0] for line in lines]
+    found = ", ".join(f"{levels.count(level)} {level}" for level in LEVELS if level in levels)
+    assert f"50 puzzles: {found}; median score " in err
+    assert len(set(levels)) > 1
 
 
 def test_rate_json_and_several_files(run: CliRun, data: Path) -> None:
@@ -224,17 +249,17 @@ def test_rate_json_and_several_files(run: CliRun, data: Path) -> None:
     line = top.read_text().splitlines()[0]
     code, out, _ = run("rate", "-", str(samurai), "--chains", "0", input=line)
     lines = out.splitlines()
-    # (the path is left out: a checkout's folder may be called "chains")
-    assert code == 0 and len(lines) == 6 and "chains" not in out.replace(str(samurai), "")
-    assert lines[0] == "# <stdin>" and lines[1].startswith("expert ") and lines[2] == ""
-    assert lines[3] == f"# {samurai}" and lines[4].startswith("medium ")
+    assert code == 0 and len(lines) == 6 and "proposals" not in out
+    assert lines[0] == "# <stdin>" and lines[2] == ""
+    assert lines[1].split()[0] in LEVELS and not lines[1].startswith("singles ")
+    assert lines[3] == f"# {samurai}" and lines[4].startswith("singles ")
 
 
 def test_rate_reads_other_symbols(run: CliRun) -> None:
     code, line, _ = run("generate", "4x4", "--format", "line", "--seed", "3")
     lettered = line.translate(str.maketrans("1234", "abcd"))
     code, out, _ = run("rate", "-", "--symbols", "a-d", "--chains", "0", input=lettered)
-    assert code == 0 and out.startswith("easy ")
+    assert code == 0 and out.startswith("singles ")
     code, _, err = run("rate", "-", "--chains", "0", input=lettered)
     assert code == 2 and "Error: <stdin>:" in err
 
@@ -254,6 +279,27 @@ def test_rate_does_not_rate_what_is_not_unique(run: CliRun, data: Path) -> None:
     slow = (data / "sudoku25" / "gecode_25x25_shared6.txt").read_text().split()[1].split(",")[0]
     code, out, _ = run("rate", "-", "--timeout", "0.05", input=slow)
     assert code == 1 and out == "not rated: the exact search hit the timeout\n"
+
+
+def test_rate_says_when_the_path_hit_the_timeout(run: CliRun, data: Path) -> None:
+    hardest = (data / "sudoku9" / "forum_hardest_1106_first40.txt").read_text().splitlines()[0]
+    code, out, _ = run("rate", "-", "--chains", "0", "--timeout", "0.005", input=hardest)
+    assert code == 1 and out.startswith("≥") and " steps before the timeout" in out
+    code, out, err = run(
+        "rate",
+        "-",
+        "--chains",
+        "0",
+        "--timeout",
+        "0.005",
+        "--format",
+        "json",
+        input=hardest + "\n" + hardest,
+    )
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and [r["path"] for r in records] == ["timeout", "timeout"]
+    assert records[0]["status"] == "unique" and records[0]["level"] in LEVELS
+    assert "2 puzzles: 2 cut short by the timeout\n" in err
 
 
 @pytest.mark.parametrize(

@@ -79,11 +79,17 @@ def test_solve_and_count_a_sukaku_line(run: CliRun) -> None:
     assert code == 0 and out.splitlines()[1].startswith("| 1     3   8")
 
 
-def test_chains_that_ignore_the_marks_and_rate_are_refused(run: CliRun) -> None:
+def test_chains_that_ignore_the_marks_are_refused(run: CliRun) -> None:
     code, _, err = run("solve", str(SUKAKU), "--method", "metropolis")
     assert code == 2 and "does not see pencil marks" in err
     code, _, err = run("rate", str(SUKAKU))
     assert code != 0 and "pencil-marked" in err
+    # without the chains, the path rates it within its marks (as explain walks it)
+    code, out, _ = run("rate", str(SUKAKU), "--chains", "0", "--format", "json")
+    _, explained, _ = run("explain", str(SUKAKU), "--format", "json")
+    record, path = json.loads(out), json.loads(explained.splitlines()[-1])
+    assert code == 0 and record["techniques"] == path["techniques"]
+    assert record["hardest"] == path["hardest"] and record["score"] == path["rating"]
 
 
 def test_show_draws_the_marks_and_the_drawing_reads_back(run: CliRun, tmp_path: Path) -> None:

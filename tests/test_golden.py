@@ -148,7 +148,8 @@ COMMANDS: list[tuple[str, list[str]]] = [
         "generate-jigsaw-symmetry",
         ["generate", "jigsaw9", "--seed", "1", "--symmetry", "rotational"],
     ),
-    ("generate-9x9-medium", ["generate", "9x9", "--seed", "5", "--difficulty", "medium"]),
+    ("generate-9x9-subsets", ["generate", "9x9", "--seed", "5", "--difficulty", "subsets"]),
+    ("generate-9x9-needs", ["generate", "9x9", "--seed", "2", "--needs", "X-wing"]),
 ]
 
 _MASKS = [

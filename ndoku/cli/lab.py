@@ -44,7 +44,7 @@ from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TEMPERATURES,
     type=click.FloatRange(min=0, min_open=True),
     default=DEFAULT_TIMEOUT,
     show_default=True,
-    help="Seconds for each exact search; a chain runs at most 10 s.",
+    help="Seconds for each exact search and each solving path; a chain runs at most 10 s.",
 )
 @puzzle_options
 @format_option(
@@ -60,12 +60,16 @@ def rate(
     symbols: str | None,
     fmt: str,
 ) -> None:
-    """Rate the puzzles in FILES: easy (naked singles solve it), medium (hidden singles
-    too), hard (the exact solver guesses, at most 10 times) or expert (more guesses).
+    """Rate the puzzles in FILES by their solving path: the easiest technique that applies,
+    step after step (as 'ndoku explain' shows it).
 
-    Each line gives the level, the score (0 easy, 1 medium, 2 + log2(1 + guesses) beyond),
-    what it took, and the Metropolis opinion: the median proposals of the chains. Exit status
-    1 when a puzzle could not be rated (no solution, several, or the search hit --timeout).
+    Each line gives the level (what the path needs: singles, intersections, subsets, fish,
+    wings, chains, forcing chains, trial, or search when it had to guess), the score (the
+    hardest step's rating, on Sukaku Explainer's 9×9 scale), the hardest technique, the
+    techniques used and how often; then the exact solver's guesses and nodes and the
+    Metropolis opinion (the median proposals of the chains). A path the --timeout stopped
+    gives lower bounds, marked ≥. Exit status 1 when a puzzle could not be rated in full (no
+    solution, several, or the search or the path hit --timeout).
     """
     from ndoku.tasks.rate import rate as rate_puzzle
     from ndoku.tasks.rate import ratings_summary
@@ -85,7 +89,7 @@ def rate(
                     puzzle, chains=chains, max_proposals=max_proposals, timeout=timeout
                 )
                 ratings.append(rating)
-                if rating.level is None:
+                if rating.level is None or rating.lower_bound:
                     status = max(status, EXIT_UNSOLVED)
                 if fmt == "json":
                     record = file_record(path, number, len(puzzles) > 1) | rating.record()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 
 import click
@@ -30,8 +31,16 @@ from ndoku.limits import DEFAULT_TIMEOUT
 )
 @click.option(
     "--difficulty",
-    type=click.Choice(["easy", "medium", "hard", "expert"]),
-    help="Draw solutions until the rating lands in this band (see 'ndoku rate').",
+    metavar="LEVEL",
+    help="Draw solutions until the puzzle's solving path has this level: singles, "
+    "intersections, subsets, fish, wings, chains, forcing chains, trial or search (see "
+    "'ndoku rate').",
+)
+@click.option(
+    "--needs",
+    metavar="TECHNIQUE",
+    help="Draw solutions until the puzzle's solving path uses this technique (a name 'ndoku "
+    "explain' prints, e.g. X-wing; any case); with --difficulty, both must hold.",
 )
 @click.option(
     "--symmetry",
@@ -64,6 +73,7 @@ def generate(
     count: int,
     givens: int | None,
     difficulty: str | None,
+    needs: str | None,
     symmetry: str,
     seed: int,
     timeout: float,
@@ -75,13 +85,15 @@ def generate(
     A random solution is drawn, then givens are removed while the exact solver proves the
     puzzle still unique. Each printed puzzle was read back, proved unique and its solution
     checked. Exit status 1 when a puzzle misses what was asked (the number of givens, the
-    difficulty, or the timeout cut it short): it is printed all the same.
+    level or technique, or the timeout cut it short): it is printed all the same.
     """
     from ndoku.tasks.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
     from ndoku.tasks.generate import generate as make
+    from ndoku.tasks.thinning import Aim
 
-    if givens is not None and difficulty is not None:
-        raise NdokuError("--givens and --difficulty exclude each other: ask for one")
+    if givens is not None and (difficulty is not None or needs is not None):
+        raise NdokuError("--givens excludes --difficulty and --needs: ask for one")
+    aim = Aim.of(difficulty, needs)  # an unknown name is refused before any work
     empty = layout_puzzle(layout)
     if fmt == "line":
         puzzle_line(empty)  # refuses layouts a line cannot hold, before any work
@@ -90,12 +102,13 @@ def generate(
     with progress_bar(count, "generating") as progress:
         for number in range(1, count + 1):
             asked = seed + number - 1
-            command = _generate_command(layout, asked, givens, difficulty, symmetry)
+            command = _generate_command(layout, asked, givens, difficulty, needs, symmetry)
             try:
                 made = make(
                     empty,
                     givens=givens,
                     difficulty=difficulty,
+                    needs=needs,
                     symmetry=symmetry,
                     seed=asked,
                     timeout=timeout,
@@ -106,11 +119,15 @@ def generate(
                 status = EXIT_UNSOLVED
                 continue
             if not made.reached:
-                click.echo(f"ndoku: {layout}: seed {asked}: {_missed(made, givens)}", err=True)
+                why = _missed(made, givens, aim)
+                click.echo(f"ndoku: {layout}: seed {asked}: {why}", err=True)
                 status = EXIT_UNSOLVED
             if fmt == "json":
                 record: dict[str, Any] = {"layout": layout, "seed": asked}
-                record |= {"givens": made.givens, "target": givens, "difficulty": difficulty}
+                record |= {"givens": made.givens, "target": givens}
+                # the names as the library knows them (whatever their case when typed)
+                record["difficulty"] = None if aim is None else aim.level
+                record["needs"] = None if aim is None else aim.needs
                 record |= {"symmetry": symmetry, "stop": made.stop, "reached": made.reached}
                 record |= {"attempts": made.attempts, "seconds": round(made.seconds, 6)}
                 record["puzzle"] = made.text
@@ -129,30 +146,42 @@ def generate(
 
 
 def _generate_command(
-    layout: str, seed: int, givens: int | None, difficulty: str | None, symmetry: str
+    layout: str,
+    seed: int,
+    givens: int | None,
+    difficulty: str | None,
+    needs: str | None,
+    symmetry: str,
 ) -> str:
     """The command that makes this one puzzle again (for the comment line)."""
     words = ["ndoku generate", layout, f"--seed {seed}"]
     if givens is not None:
         words.append(f"--givens {givens}")
     if difficulty is not None:
-        words.append(f"--difficulty {difficulty}")
+        words.append(f"--difficulty {shlex.quote(difficulty)}")
+    if needs is not None:
+        words.append(f"--needs {shlex.quote(needs)}")
     if symmetry != "none":
         words.append(f"--symmetry {symmetry}")
     return " ".join(words)
 
 
-def _missed(made: Any, givens: int | None) -> str:
+def _missed(made: Any, givens: int | None, aim: Any) -> str:
     """Why a generated puzzle is not what was asked."""
+    if aim is not None and made.stop in ("attempts", "timeout"):
+        why = (
+            f"in {made.attempts} attempts"
+            if made.stop == "attempts"
+            else f"before the timeout ({made.attempts} attempts; a longer --timeout tries more)"
+        )
+        return (
+            f"no puzzle with {aim.text()} found {why}; the closest is printed "
+            f"({made.rating.headline()})"
+        )
     if made.stop == "timeout":
         return (
             f"the timeout stopped the work at {made.givens} givens (the puzzle is unique and "
             "printed); a longer --timeout gets further"
-        )
-    if made.stop == "attempts":
-        return (
-            f"no puzzle landed in the band in {made.attempts} attempts; the closest is printed "
-            f"(rated {made.rating.level})"
         )
     return (
         f"stopped at {made.givens} givens, above the {givens} asked: no remaining given (or "

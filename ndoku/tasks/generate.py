@@ -14,18 +14,14 @@ group
     Cells whose givens are removed together: one cell, or a cell and its image under the
     asked symmetry (``rotational``: a half turn of the canvas; ``mirror``: left-right).
 removal
-    Stage two: the groups, in random order, each tried once; a group goes when the puzzle
-    without it is still proved unique by the exact solver (and, for a difficulty, stays in
-    its band). A group that fails once fails for good: fewer givens never make a puzzle
-    unique again. The checks run in batches: while most removals succeed, a batch tries
-    longer and longer prefixes of the queue; once most fail, it tries groups side by side.
-target
-    The number of givens asked for; groups that would go below it are kept.
-band
-    A difficulty level of :mod:`ndoku.tasks.rate`. Easy and medium puzzles are thinned while the
-    rating propagator (naked singles; then hidden singles too) still solves them, hard ones
-    while the exact solver needs at most ``EXPERT_GUESSES`` guesses, expert ones while unique;
-    an attempt whose result lands outside the band is started again from a new solution.
+    Stage two (:mod:`ndoku.tasks.thinning`): the groups, in random order, each tried once; a
+    group goes when the puzzle without it is still proved unique, down to a target number of
+    givens if one is asked.
+attempt
+    When a level or a technique is asked (an *aim*, :class:`~ndoku.tasks.thinning.Aim`), one
+    solution and one removal order searched for a puzzle that fits it
+    (:func:`~ndoku.tasks.thinning.seek`); a new solution is drawn until one fits, at most
+    ``MAX_ATTEMPTS`` times.
 
 Every puzzle returned has been written as text, read back, proved unique by the exact solver
 and its solution checked by :func:`ndoku.tasks.verify.verify`.
@@ -34,8 +30,6 @@ and its solution checked by :func:`ndoku.tasks.verify.verify`.
 from __future__ import annotations
 
 import time
-from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,30 +37,27 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError, VerificationError
-from ndoku.limits import DEFAULT_TIMEOUT, check_timeout
+from ndoku.limits import DEFAULT_TIMEOUT, GENERATE_PATH_TIMEOUT, check_timeout
 from ndoku.model.layout import available_layouts, load_layout
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
-from ndoku.solvers.exact import solve_exact, solve_many
+from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.random import draw_seed, generator
-from ndoku.tasks.rate import EXPERT_GUESSES, LEVELS, Rating, rate, singles
+from ndoku.tasks.rate import Rating, rate
+from ndoku.tasks.thinning import Aim, seek, thin
 from ndoku.tasks.verify import verify
 from ndoku.text.grid import DIGITS, HEADER_KEYS, LINE_LENGTHS
 
 IntArray = NDArray[np.int32]
 
 SYMMETRIES = ("none", "rotational", "mirror")
-#: Solutions tried per puzzle when a difficulty is asked (each thinned, then rated).
+#: Solutions tried per puzzle when a level or a technique is asked (each one attempt).
 MAX_ATTEMPTS = 1000
 #: Stage one: share of cells given random values before the exact solver completes them,
 #: tries before falling back on the chain, and the search's node cap per cell.
 SCATTER = 0.05
 EXACT_TRIES = 5
 SOLUTION_NODES_PER_CELL = 4
-#: A removal check that searches more nodes than this is counted as failed (the group stays).
-CHECK_NODES = 2000
-#: Largest batch of removal checks in one exact-solver call.
-MAX_BATCH = 32
 
 
 class GenerateTimeout(NdokuError):
@@ -89,13 +80,14 @@ class Generated:
     seed : int
     stop : str
         ``target`` (the asked number of givens), ``minimal`` (no group could go: every
-        remaining given is needed, or its check hit ``CHECK_NODES``), ``level`` (the asked
-        difficulty), ``attempts`` (no attempt landed in the band) or ``timeout``.
+        remaining given is needed, or its check hit ``thinning.CHECK_NODES``), ``level``
+        (the asked level and technique), ``attempts`` (no attempt found a puzzle that fits
+        them) or ``timeout``.
     reached : bool
-        Whether what was asked (a number of givens, a difficulty, or a minimal puzzle) was
-        reached.
+        Whether what was asked (a number of givens, a level or technique, or a minimal
+        puzzle) was reached.
     attempts : int
-        Solutions drawn (more than one only for a difficulty).
+        Solutions drawn (more than one only for a level or a technique).
     seconds : float
     """
 
@@ -231,127 +223,6 @@ def _scatter(puzzle: Puzzle, rng: np.random.Generator) -> IntArray:
     return values
 
 
-# --- stage two: removing givens -----------------------------------------------------------
-
-
-def thin(
-    puzzle: Puzzle,
-    givens: IntArray,
-    order: Sequence[IntArray],
-    *,
-    target: int = 0,
-    max_guesses: int | None = None,
-    deadline: float = float("inf"),
-) -> tuple[IntArray, str]:
-    """Remove the groups of ``order`` that keep the puzzle unique: (givens, stop).
-
-    ``givens`` must be a unique puzzle (a full solution is). A group goes only when the
-    exact solver proves the puzzle without it unique, within ``CHECK_NODES`` nodes and,
-    with ``max_guesses``, with at most that many guesses. Stops at ``target`` givens
-    (``stop`` is ``target``), when every group was tried (``minimal``) or at ``deadline``
-    (``timeout``).
-
-    >>> p = layout_puzzle("4x4")
-    >>> full = random_solution(p, generator(0), float("inf"))
-    >>> givens, stop = thin(p, full, symmetry_groups(p))
-    >>> stop, solve_exact(p, givens=givens).unique
-    ('minimal', True)
-    """
-    givens = givens.copy()
-    count = int((givens > 0).sum())
-    queue = deque(order)
-    success = 0.9  # running share of checks that let their group go
-    while queue:
-        if count <= target:
-            return givens, "target"
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return givens, "timeout"
-        prefix = success >= 0.5
-        # Expected checks until the outcome changes, plus one.
-        odds = success / (1 - success) if prefix else (1 - success) / success
-        size = max(1, min(MAX_BATCH, int(odds) + 1))
-        picked: list[IntArray] = []
-        taken = 0
-        while queue and len(picked) < size:
-            group = queue.popleft()
-            if len(group) > count - target:
-                continue  # would go below the target, now and later
-            if prefix and taken + len(group) > count - target:
-                queue.appendleft(group)
-                break
-            picked.append(group)
-            taken += len(group)
-        if not picked:
-            break
-        rows = np.repeat(givens[None, :], len(picked), axis=0)
-        for i, group in enumerate(picked):
-            if prefix:
-                rows[i:, group] = 0  # row i lacks every group up to i
-            else:
-                rows[i, group] = 0
-        share = left / len(rows)  # the timeout is per check
-        batch = solve_many(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=share)
-        results = list(batch)
-        ok = [
-            r.unique is True and (max_guesses is None or r.guesses <= max_guesses) for r in results
-        ]
-        timed_out = any(r.stop == "timeout" for r in results)
-        if prefix:
-            passed = ok.index(False) if False in ok else len(ok)
-            if passed:
-                givens = rows[passed - 1].copy()
-                count -= sum(len(g) for g in picked[:passed])
-            # the first failure stays for good; the rest were not tried on these givens
-            queue.extendleft(reversed(picked[passed + 1 :]))
-            outcomes = [1.0] * passed + [0.0] * (passed < len(ok))
-        else:
-            first = ok.index(True) if True in ok else len(ok)
-            if first < len(ok):
-                givens = rows[first].copy()
-                count -= len(picked[first])
-            # failures stay for good; later successes were tried on the old givens
-            later = zip(picked[first + 1 :], ok[first + 1 :], strict=True)
-            queue.extendleft(reversed([group for group, good in later if good]))
-            outcomes = [float(good) for good in ok]
-        for outcome in outcomes:
-            success = 0.75 * success + 0.25 * outcome
-        success = min(max(success, 0.02), 0.98)
-        if timed_out:
-            return givens, "timeout"
-    return givens, "target" if count <= target else "minimal"
-
-
-def thin_singles(
-    puzzle: Puzzle,
-    givens: IntArray,
-    order: Sequence[IntArray],
-    *,
-    hidden: bool,
-    deadline: float = float("inf"),
-) -> tuple[IntArray, str]:
-    """Remove the groups of ``order`` that leave the puzzle solved by singles: (givens, stop).
-
-    Naked singles only, or naked and hidden singles when ``hidden``; a puzzle singles solve
-    is unique, so no search is needed. ``stop`` is ``minimal`` or ``timeout``.
-
-    >>> p = layout_puzzle("9x9")
-    >>> full = random_solution(p, generator(0), float("inf"))
-    >>> givens, stop = thin_singles(p, full, symmetry_groups(p), hidden=False)
-    >>> stop, singles(p, givens, hidden=False).solved
-    ('minimal', True)
-    """
-    givens = givens.copy()
-    for i, group in enumerate(order):
-        if i % 64 == 0 and time.perf_counter() > deadline:
-            return givens, "timeout"
-        trial = givens.copy()
-        trial[group] = 0
-        if singles(puzzle, trial, hidden=hidden).solved:
-            givens = trial
-    return givens, "minimal"
-
-
 # --- the whole generator --------------------------------------------------------------------
 
 
@@ -360,6 +231,7 @@ def generate(
     *,
     givens: int | None = None,
     difficulty: str | None = None,
+    needs: str | None = None,
     symmetry: str = "none",
     seed: int = 0,
     timeout: float = DEFAULT_TIMEOUT,
@@ -374,8 +246,12 @@ def generate(
     givens : int, optional
         Stop removing at this many givens (default: remove all that can go).
     difficulty : str, optional
-        One of :data:`ndoku.tasks.rate.LEVELS`: draw solutions until a puzzle lands in that band
-        (at most ``MAX_ATTEMPTS``). Excludes ``givens``.
+        One of :data:`ndoku.tasks.rate.LEVELS` (any case): draw solutions until a puzzle's path
+        has that level (at most ``MAX_ATTEMPTS``). The old names (``easy`` … ``expert``) are
+        refused with the new ones.
+    needs : str, optional
+        A technique of :data:`ndoku.tasks.rate.LEVEL_OF` (any case): likewise, until a
+        puzzle's path uses it (and has the ``difficulty``, when both are asked).
     symmetry : str
         ``none``, ``rotational`` or ``mirror``: the pattern of givens.
     seed : int
@@ -383,14 +259,16 @@ def generate(
     timeout : float
         Seconds; when they run out, the puzzle reached so far is returned (``stop`` is
         ``timeout``), or :class:`GenerateTimeout` is raised when no solution was found yet.
+        Without a level or technique asked, the rating's path takes at most
+        ``GENERATE_PATH_TIMEOUT`` (its level is then a lower bound).
     command : str, optional
         How the puzzle was asked for, for the comment line of ``text``.
 
     Raises
     ------
     ndoku.errors.NdokuError
-        A target outside ``minimum_givens .. cells``, an unknown difficulty or symmetry, a
-        symmetry the layout lacks, both ``givens`` and ``difficulty``.
+        A target outside ``minimum_givens .. cells``, an unknown difficulty, technique or
+        symmetry, a symmetry the layout lacks, ``givens`` with a difficulty or technique.
 
     Examples
     --------
@@ -399,60 +277,57 @@ def generate(
     ('minimal', True, 'unique')
     >>> generate(layout_puzzle("9x9"), seed=3).text == made.text
     True
-    >>> generate(layout_puzzle("9x9"), difficulty="easy", seed=3).rating.level
-    'easy'
+    >>> made = generate(layout_puzzle("9x9"), difficulty="intersections", seed=3)
+    >>> made.rating.level, made.stop
+    ('intersections', 'level')
+    >>> "XY-wing" in generate(layout_puzzle("9x9"), needs="xy-wing", seed=3).rating.counts
+    True
     """
     start = time.perf_counter()
-    _check_arguments(layout, givens, difficulty, seed, timeout)
+    aim = Aim.of(difficulty, needs)
+    _check_arguments(layout, givens, aim, seed, timeout)
     groups = symmetry_groups(layout, symmetry)
     deadline = start + timeout
     rng = generator(seed)
     target = 0 if givens is None else givens
-    best: tuple[IntArray, IntArray, Rating, str] | None = None
+    best: tuple[IntArray, IntArray, Rating] | None = None
+    stop = "timeout"  # no attempt ended
     attempts = 0
-    late = False  # the deadline ended the attempts
-    while attempts < (MAX_ATTEMPTS if difficulty else 1):
+    while attempts < (1 if aim is None else MAX_ATTEMPTS):
         solution = random_solution(layout, rng, deadline)
         if solution is None:
-            late = True
+            stop = "timeout"
             break
         attempts += 1
         order = [groups[i] for i in rng.permutation(len(groups))]
-        if difficulty in ("easy", "medium"):
-            found, stop = thin_singles(
-                layout, solution, order, hidden=difficulty == "medium", deadline=deadline
-            )
-        else:
-            limit = EXPERT_GUESSES if difficulty == "hard" else None
-            found, stop = thin(
-                layout, solution, order, target=target, max_guesses=limit, deadline=deadline
-            )
-        rating = rate(layout, found, timeout=max(deadline - time.perf_counter(), 1.0))
-        if best is None or _distance(rating, difficulty) < _distance(best[2], difficulty):
-            best = (found, solution, rating, stop)
-        late = stop == "timeout"
-        if late or _distance(rating, difficulty) == 0:
+        if aim is None:
+            found, stop = thin(layout, solution, order, target=target, deadline=deadline)
+            left = max(deadline - time.perf_counter(), 1.0)
+            path_left = min(left, GENERATE_PATH_TIMEOUT)
+            best = (found, solution, rate(layout, found, timeout=left, path_timeout=path_left))
+            break
+        found, rating, late = seek(layout, solution, order, aim, deadline)
+        if best is None or aim.distance(rating) < aim.distance(best[2]):
+            best = (found, solution, rating)
+        stop = "level" if aim.fits(best[2]) else "timeout" if late else "attempts"
+        if stop != "attempts":
             break
     if best is None:
         raise GenerateTimeout(f"no solution of the layout found within {timeout:g} s")
-    found, solution, rating, stop = best
-    if difficulty is not None:
-        stop = "level" if rating.level == difficulty else "timeout" if late else "attempts"
+    found, solution, rating = best
     reached = stop in ("target", "level") or (stop == "minimal" and givens is None)
     text = puzzle_text(layout, found, _comment(command, found, rating))
-    puzzle, rating = _proved(layout, text, found, solution)
+    puzzle = _proved(layout, text, found, solution)
     return Generated(
         puzzle, text, solution, rating, seed, stop, reached, attempts, time.perf_counter() - start
     )
 
 
 def _check_arguments(
-    layout: Puzzle, givens: int | None, difficulty: str | None, seed: int, timeout: float
+    layout: Puzzle, givens: int | None, aim: Aim | None, seed: int, timeout: float
 ) -> None:
-    if givens is not None and difficulty is not None:
-        raise NdokuError("ask for a number of givens or for a difficulty, not both")
-    if difficulty is not None and difficulty not in LEVELS:
-        raise NdokuError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
+    if givens is not None and aim is not None:
+        raise NdokuError("ask for a number of givens or for a difficulty or technique, not both")
     if seed < 0:
         raise NdokuError(f"seed must be 0 or more, got {seed}")
     check_timeout(timeout)
@@ -469,38 +344,26 @@ def _check_arguments(
         raise NdokuError(f"{givens} givens is more than the {layout.n_cells} cells of the layout")
 
 
-def _distance(rating: Rating, difficulty: str | None) -> int:
-    """How many levels a rating is from the asked one (0 when none was asked)."""
-    if difficulty is None:
-        return 0
-    if rating.level is None:
-        return len(LEVELS)
-    return abs(LEVELS.index(rating.level) - LEVELS.index(difficulty))
-
-
 def _comment(command: str | None, givens: IntArray, rating: Rating) -> str:
     count = int((givens > 0).sum())
-    level = f"{rating.level} (score {rating.score:.2f})" if rating.score is not None else "unrated"
-    return f"{command + ': ' if command else ''}{count} givens, {level}"
+    return f"{command + ': ' if command else ''}{count} givens, {rating.headline()}"
 
 
-def _proved(
-    layout: Puzzle, text: str, givens: IntArray, solution: IntArray
-) -> tuple[Puzzle, Rating]:
-    """Read ``text`` back, prove it unique and check its solution: the puzzle and rating."""
+def _proved(layout: Puzzle, text: str, givens: IntArray, solution: IntArray) -> Puzzle:
+    """Read ``text`` back, prove it unique and check its solution: the puzzle read."""
     [puzzle] = read_puzzles(text=text)
     same = np.array_equal(puzzle.units.ptr, layout.units.ptr) and np.array_equal(
         puzzle.units.cells, layout.units.cells
     )
     if not same or not np.array_equal(puzzle.givens, givens):
         raise VerificationError("a generated puzzle does not read back as written")
-    rating = rate(puzzle, timeout=DEFAULT_TIMEOUT)
-    if rating.status != "unique" or rating.values is None:
-        raise VerificationError(f"a generated puzzle is not unique ({rating.status})")
-    verify(puzzle, rating.values)
-    if not np.array_equal(rating.values, solution):
+    proof = solve_exact(puzzle, timeout=DEFAULT_TIMEOUT)
+    if not proof.unique or proof.values is None:
+        raise VerificationError(f"a generated puzzle is not unique ({proof.status})")
+    verify(puzzle, proof.values)
+    if not np.array_equal(proof.values, solution):
         raise VerificationError("a generated puzzle's solution is not the one it was made from")
-    return puzzle, rating
+    return puzzle
 
 
 # --- text ------------------------------------------------------------------------------------

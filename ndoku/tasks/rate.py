@@ -1,39 +1,36 @@
-"""Difficulty of a puzzle: what it takes to solve it, from singles to a long search.
+"""Difficulty of a puzzle: the logic path's level and score, with the search and chains beside.
 
-Glossary
+Glossary (terms of :mod:`ndoku.solvers.logic` aside)
 --------
-naked single
-    A free cell with one candidate left (every other symbol is in a peer).
-hidden single
-    A symbol that only one free cell of a unit can still take.
-round
-    One pass of the rating propagator: every single found in the current grid is placed at
-    once, then the candidates are updated. Rounds count how deep the chain of deductions is.
+path
+    The logic engine's solving path: the easiest technique that applies, again and again
+    (:func:`ndoku.solvers.logic.solve_path`). It is given the solution the exact search
+    proved, so it always ends: where no technique applies it guesses (level ``search``).
+level
+    What the path needs: the most advanced of :data:`LEVELS` (``singles``, ``intersections``,
+    ``subsets``, ``fish``, ``wings``, ``chains``, ``forcing chains``, ``trial``, ``search``)
+    among its steps' techniques (:data:`LEVEL_OF`).
+score
+    The rating of the path's hardest step, on the scale of Sukaku Explainer's 9×9 ratings
+    (singles up to 2.3, a trial 8, a guess 10); 0 when nothing is left to solve.
+lower bound
+    A path the timeout stopped: its level and score are those of the steps it took, and the
+    whole path may need more.
 guesses
     ``cell = value`` branches the exact solver tried while solving and proving uniqueness
-    (see :mod:`ndoku.solvers.exact`): the search a puzzle needs beyond propagation.
-level
-    ``easy`` (naked singles alone solve it), ``medium`` (hidden singles are needed too),
-    ``hard`` (singles are not enough: the exact solver guesses at most ``EXPERT_GUESSES``
-    times, or its locked candidates finish the job) or ``expert`` (more guesses).
-score
-    One number that orders puzzles: 0 for easy, 1 for medium, ``2 + log2(1 + guesses)``
-    beyond (so 5.46 is the hard/expert border).
+    (see :mod:`ndoku.solvers.exact`): a second measure, of search rather than of technique.
 chain opinion
     Proposals the Metropolis chain needs to solve the puzzle, median over a few seeds: a
-    second, independent measure (reported, not used for the level).
+    third, independent measure.
 
-The rating propagator below is deliberately separate from the exact solver: it applies only
-the techniques a level names, in rounds, so that "solved by naked singles" means exactly that.
-The levels are calibrated on published 9×9 collections (see the README, "Generating and
-rating puzzles"); the same thresholds apply to every layout.
+:func:`singles` is a fast test of the ``singles`` level: a kernel that places naked and
+hidden singles in rounds, for the generator, which asks it of every removal it tries.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,20 +39,16 @@ from ndoku.errors import NdokuError
 from ndoku.jit import compile_notice, kernel
 from ndoku.limits import DEFAULT_TIMEOUT, RATE_CHAIN_TIMEOUT, RATE_MAX_PROPOSALS
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.bits import copy
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact
+from ndoku.solvers.logic import LEVEL_OF, LEVELS, solve_path
 
 IntArray = NDArray[np.int32]
 
-LEVELS = ("easy", "medium", "hard", "expert")
-#: More guesses than this make a puzzle ``expert`` (calibrated on the 9×9 collections).
-EXPERT_GUESSES = 10
+__all__ = ["LEVELS", "LEVEL_OF", "Rating", "rate", "ratings_summary", "singles"]
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-# Kernel outcomes.
-_STUCK, _SOLVED, _CONTRADICTION = 0, 1, -1
 
 
 @kernel(refcounts=True)
@@ -66,20 +59,15 @@ def _singles(
     peer_ptr: IntArray,
     peers: IntArray,
     size: int,
-    hidden: bool,
-    values: IntArray,
-) -> tuple[int, int]:
-    """Place singles in rounds until none is left: (outcome, rounds).
-
-    ``values`` receives the givens plus every placed cell. Naked singles only, or naked and
-    hidden singles when ``hidden`` is True.
-    """
+) -> bool:
+    """Place naked and hidden singles in rounds until none is left: whether they fill every
+    cell (False when they get stuck, or reach a contradiction)."""
     n = len(givens)
     full = _ONE << np.uint64(size - 1)
     full |= full - _ONE
     cand = np.full(n, full, dtype=np.uint64)
     marks = np.zeros(n, dtype=np.uint64)
-    copy(givens, values)
+    values = givens.copy()
     for c in range(n):
         if givens[c] > 0:
             bit = _ONE << np.uint64(givens[c] - 1)
@@ -87,7 +75,6 @@ def _singles(
             for k in range(peer_ptr[c], peer_ptr[c + 1]):
                 if givens[peers[k]] == 0:
                     cand[peers[k]] &= ~bit
-    rounds = 0
     while True:
         found = False
         for c in range(n):
@@ -95,42 +82,40 @@ def _singles(
             if values[c] == 0:
                 m = cand[c]
                 if m == _ZERO:
-                    return _CONTRADICTION, rounds
+                    return False
                 if m & (m - _ONE) == _ZERO:
                     marks[c] = m
                     found = True
-        if hidden:
-            for u in range(len(unit_ptr) - 1):
-                once = _ZERO
-                twice = _ZERO
-                fixed = _ZERO
-                for k in range(unit_ptr[u], unit_ptr[u + 1]):
-                    c = unit_cells[k]
-                    m = cand[c]
-                    if values[c] > 0:
-                        fixed |= m
-                    else:
-                        twice |= once & m
-                        once |= m
-                if (once | fixed) != full:
-                    return _CONTRADICTION, rounds
-                alone = once & ~twice & ~fixed
-                if alone == _ZERO:
+        for u in range(len(unit_ptr) - 1):
+            once = _ZERO
+            twice = _ZERO
+            fixed = _ZERO
+            for k in range(unit_ptr[u], unit_ptr[u + 1]):
+                c = unit_cells[k]
+                m = cand[c]
+                if values[c] > 0:
+                    fixed |= m
+                else:
+                    twice |= once & m
+                    once |= m
+            if (once | fixed) != full:
+                return False
+            alone = once & ~twice & ~fixed
+            if alone == _ZERO:
+                continue
+            for k in range(unit_ptr[u], unit_ptr[u + 1]):
+                c = unit_cells[k]
+                m = cand[c] & alone
+                if values[c] > 0 or m == _ZERO:
                     continue
-                for k in range(unit_ptr[u], unit_ptr[u + 1]):
-                    c = unit_cells[k]
-                    m = cand[c] & alone
-                    if values[c] > 0 or m == _ZERO:
-                        continue
-                    # one cell the only place of two symbols, or of two different ones
-                    if m & (m - _ONE) != _ZERO or (marks[c] != _ZERO and marks[c] != m):
-                        return _CONTRADICTION, rounds
-                    if marks[c] == _ZERO:
-                        marks[c] = m
-                        found = True
+                # one cell the only place of two symbols, or of two different ones
+                if m & (m - _ONE) != _ZERO or (marks[c] != _ZERO and marks[c] != m):
+                    return False
+                if marks[c] == _ZERO:
+                    marks[c] = m
+                    found = True
         if not found:
             break
-        rounds += 1
         for c in range(n):
             m = marks[c]
             if m == _ZERO:
@@ -143,38 +128,26 @@ def _singles(
             for k in range(peer_ptr[c], peer_ptr[c + 1]):
                 p = peers[k]
                 if values[p] == v:  # two singles of one round put v twice in a unit
-                    return _CONTRADICTION, rounds
+                    return False
                 if values[p] == 0:
                     cand[p] &= ~m
-    for c in range(n):
-        if values[c] == 0:
-            return _STUCK, rounds
-    return _SOLVED, rounds
+    return not (values == 0).any()
 
 
-@dataclass(frozen=True)
-class Singles:
-    """What the rating propagator did: solved, stuck on a contradiction, rounds it took."""
-
-    solved: bool
-    contradiction: bool
-    rounds: int
-
-
-def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = True) -> Singles:
-    """Apply naked singles (and hidden singles unless ``hidden`` is False) in rounds.
+def singles(puzzle: Puzzle, givens: IntArray | None = None) -> bool:
+    """Whether naked and hidden singles alone solve the puzzle: for a puzzle with one
+    solution, whether its path's level is ``singles`` (much faster than the path).
 
     Examples
     --------
     >>> from ndoku.model.puzzle import read_puzzles
     >>> text = "200080300060070084030500209000105408000000000402706000301007040720040060004010003"
     >>> [p] = read_puzzles(text=text)  # Project Euler 96, grid 2
-    >>> singles(p, hidden=False).solved, singles(p).solved
-    (False, True)
+    >>> singles(p), singles(p, np.zeros(81, dtype=np.int32))
+    (True, False)
     """
     fixed = puzzle.givens if givens is None else givens
     peer_ptr, peers = puzzle.peers
-    values = np.zeros(puzzle.n_cells, dtype=np.int32)
     arguments = (
         np.ascontiguousarray(fixed, dtype=np.int32),
         puzzle.units.ptr,
@@ -182,12 +155,9 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None, *, hidden: bool = Tr
         peer_ptr,
         peers,
         puzzle.size,
-        hidden,
-        values,
     )
     compile_notice("the singles of the rating", 1, _singles, arguments)
-    outcome, rounds = _singles(*arguments)
-    return Singles(outcome == _SOLVED, outcome == _CONTRADICTION, rounds)
+    return bool(_singles(*arguments))
 
 
 @dataclass(frozen=True, eq=False)
@@ -198,12 +168,19 @@ class Rating:
     ----------
     status : str
         ``unique`` (rated), else ``multiple``, ``none`` or ``limit`` (the exact search did not
-        finish): such puzzles get no level or score.
+        finish): such puzzles get no path, level or score.
     level : str or None
+        What the path needs (a lower bound when ``path`` is not ``solved``).
     score : float or None
-    rounds : int
-        Rounds of singles: with naked singles only for an easy puzzle, with both otherwise
-        (up to where they get stuck).
+        The hardest step's rating (a lower bound likewise).
+    hardest : str or None
+        The hardest step's technique (None for a path without steps).
+    path : str or None
+        How the path stopped: ``solved``, or ``timeout`` (see :class:`~ndoku.solvers.logic.Path`).
+    steps : int
+        Steps the path took.
+    counts : dict of str to int
+        How often the path used each technique, in the order of first use.
     nodes, guesses : int
         The exact solver's search, proving uniqueness included.
     proposals : int or None
@@ -218,24 +195,37 @@ class Rating:
     """
 
     status: str
-    level: str | None
-    score: float | None
-    rounds: int
     nodes: int
     guesses: int
-    proposals: int | None
-    at_least: bool
-    chains: int
-    chains_solved: int
-    values: IntArray | None
+    level: str | None = None
+    score: float | None = None
+    hardest: str | None = None
+    path: str | None = None
+    steps: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    proposals: int | None = None
+    at_least: bool = False
+    chains: int = 0
+    chains_solved: int = 0
+    values: IntArray | None = None
+
+    @property
+    def lower_bound(self) -> bool:
+        """Whether the path stopped before the end: ``level`` and ``score`` are then lower
+        bounds."""
+        return self.path is not None and self.path != "solved"
 
     def record(self) -> dict[str, object]:
-        """The figures as a JSON-ready dict (``values`` left out)."""
+        """The figures as a JSON-ready dict (``values`` left out; ``counts`` as
+        ``techniques``)."""
         return {
             "status": self.status,
             "level": self.level,
             "score": None if self.score is None else round(self.score, 2),
-            "rounds": self.rounds,
+            "hardest": self.hardest,
+            "path": self.path,
+            "steps": self.steps,
+            "techniques": self.counts,
             "nodes": self.nodes,
             "guesses": self.guesses,
             "proposals": self.proposals,
@@ -244,76 +234,74 @@ class Rating:
             "chains_solved": self.chains_solved,
         }
 
-    def text(self) -> str:
-        """``hard    3.58  2 guesses, 5 nodes; chains 1,234,567 proposals (3/3 solved)``.
+    def headline(self) -> str:
+        """The level and what it rests on: ``chains (hardest X-chain, 4.6)``, ``≥trial (the
+        path hit the timeout)``, ``not rated (no solution)``.
 
         >>> from ndoku.model.puzzle import read_puzzles
         >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-        >>> rate(p).text()
-        'easy     0.00  naked singles, 2 rounds'
+        >>> rate(p).headline()  # doctest: +ELLIPSIS
+        'singles (hardest hidden single, ...)'
+        """
+        if self.level is None:
+            return f"not rated ({self._unrated()})"
+        if self.lower_bound:
+            return f"≥{self.level} (the path hit the timeout)"
+        if self.hardest is None:
+            return f"{self.level} (nothing to solve)"
+        return f"{self.level} (hardest {self.hardest}, {self.score:.1f})"
+
+    def text(self) -> str:
+        """One line: level, score, hardest technique, the path's technique counts, then the
+        search and the chain opinion.
+
+        >>> from ndoku.model.puzzle import read_puzzles
+        >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+        >>> rate(p).text().split("; ")[1:]
+        ['12 steps: hidden single ×4, full house ×8', 'search 0 guesses, 1 node']
         """
         if self.level is None or self.score is None:
-            why = {
-                "multiple": "more than one solution",
-                "none": "no solution",
-                "limit": "the exact search hit the timeout",
-            }[self.status]
-            return f"not rated: {why}"
-        if self.level == "easy":
-            how = f"naked singles, {self.rounds} rounds"
-        elif self.level == "medium":
-            how = f"naked and hidden singles, {self.rounds} rounds"
-        else:
-            guesses = f"{self.guesses:,} guess" + ("" if self.guesses == 1 else "es")
-            how = f"{guesses}, {self.nodes:,} nodes"
-        line = f"{self.level:<7} {self.score:5.2f}  {how}"
+            return f"not rated: {self._unrated()}"
+        bound = "≥" if self.lower_bound else ""
+        counts = ", ".join(f"{name} ×{k}" for name, k in self.counts.items())
+        path = f"{self.steps} steps" + (" before the timeout" if self.lower_bound else "")
+        nodes = f"{self.nodes:,} node" + ("" if self.nodes == 1 else "s")
+        guesses = f"{self.guesses:,} guess" + ("" if self.guesses == 1 else "es")
+        line = (
+            f"{bound + self.level:<15} {bound + format(self.score, '.1f'):>5}  "
+            f"{self.hardest or 'nothing to solve'}; {path}{': ' + counts if counts else ''}; "
+            f"search {guesses}, {nodes}"
+        )
         if self.chains and self.proposals is not None:
-            bound = "≥" if self.at_least else ""
+            at_least = "≥" if self.at_least else ""
             line += (
-                f"; chains {bound}{self.proposals:,} proposals ({self.chains_solved}/"
+                f"; chains {at_least}{self.proposals:,} proposals ({self.chains_solved}/"
                 f"{self.chains} solved)"
             )
         return line
 
+    def _unrated(self) -> str:
+        return {
+            "multiple": "more than one solution",
+            "none": "no solution",
+            "limit": "the exact search hit the timeout",
+        }[self.status]
+
 
 def ratings_summary(ratings: Sequence[Rating]) -> str:
-    """``50 puzzles: 12 easy, 30 medium, 8 hard, 0 expert; median score 1.00``, with the
-    puzzles that could not be rated counted as ``not rated``."""
-    levels = [r.level for r in ratings]
-    parts = [f"{levels.count(level)} {level}" for level in LEVELS]
-    unrated = levels.count(None)
+    """``50 puzzles: 40 singles, 6 intersections, 4 subsets; median score 1.5``: the levels
+    found (in :data:`LEVELS` order), then the paths the timeout cut short and the puzzles that
+    could not be rated; the median is over whole paths."""
+    whole = [r for r in ratings if r.level is not None and not r.lower_bound]
+    levels = [r.level for r in whole]
+    parts = [f"{levels.count(level)} {level}" for level in LEVELS if level in levels]
+    cut = sum(r.lower_bound for r in ratings)
+    parts += [f"{cut} cut short by the timeout"] if cut else []
+    unrated = sum(r.level is None for r in ratings)
     parts += [f"{unrated} not rated"] if unrated else []
-    scores = sorted(r.score for r in ratings if r.score is not None)
-    median = f"; median score {scores[len(scores) // 2]:.2f}" if scores else ""
+    scores = sorted(r.score for r in whole if r.score is not None)
+    median = f"; median score {scores[len(scores) // 2]:.1f}" if scores else ""
     return f"{len(ratings)} puzzles: {', '.join(parts)}{median}"
-
-
-def level_of(naked: bool, hidden: bool, guesses: int) -> str:
-    """The level from what solves the puzzle.
-
-    >>> level_of(True, True, 0), level_of(False, True, 0), level_of(False, False, 3)
-    ('easy', 'medium', 'hard')
-    >>> level_of(False, False, EXPERT_GUESSES + 1)
-    'expert'
-    """
-    if naked:
-        return "easy"
-    if hidden:
-        return "medium"
-    return "hard" if guesses <= EXPERT_GUESSES else "expert"
-
-
-def score_of(naked: bool, hidden: bool, guesses: int) -> float:
-    """0 (naked singles), 1 (hidden singles), else ``2 + log2(1 + guesses)``.
-
-    >>> score_of(True, True, 0), score_of(False, False, 3)
-    (0.0, 4.0)
-    """
-    if naked:
-        return 0.0
-    if hidden:
-        return 1.0
-    return 2.0 + math.log2(1 + guesses)
 
 
 def rate(
@@ -323,8 +311,10 @@ def rate(
     chains: int = 0,
     max_proposals: int = RATE_MAX_PROPOSALS,
     timeout: float = DEFAULT_TIMEOUT,
+    path_timeout: float | None = None,
 ) -> Rating:
-    """Rate a puzzle: singles in rounds, the exact search, and optionally chains.
+    """Rate a puzzle: the exact search proves it has one solution, the logic path (given that
+    solution) rates it, and optionally chains give their opinion.
 
     Parameters
     ----------
@@ -332,11 +322,15 @@ def rate(
     givens : ndarray, optional
         ``(cells,)`` givens to rate instead of the puzzle's.
     chains : int
-        Metropolis chains (seeds ``0 .. chains-1``) for the second opinion; 0 runs none.
+        Metropolis chains (seeds ``0 .. chains-1``) for the second opinion; 0 runs none (and
+        must, for a pencil-marked puzzle: the chains do not see the marks).
     max_proposals : int
         Proposals each chain may run.
     timeout : float
-        Seconds for the exact search, and (at most ``RATE_CHAIN_TIMEOUT``) for each chain.
+        Seconds for the exact search, for the path and (at most ``RATE_CHAIN_TIMEOUT``) for
+        each chain.
+    path_timeout : float, optional
+        Seconds for the path instead (when it runs out, level and score are lower bounds).
 
     Examples
     --------
@@ -344,23 +338,28 @@ def rate(
     >>> text = "200080300060070084030500209000105408000000000402706000301007040720040060004010003"
     >>> [p] = read_puzzles(text=text)
     >>> r = rate(p, chains=2)
-    >>> r.level, r.score, r.guesses, r.chains_solved
-    ('medium', 1.0, 0, 2)
+    >>> r.level, r.hardest, r.path, r.guesses, r.chains_solved
+    ('singles', 'hidden single', 'solved', 0, 2)
     >>> rate(p, np.zeros(81, dtype=np.int32)).status
     'multiple'
     """
-    if puzzle.candidates is not None:
+    if puzzle.candidates is not None and chains > 0:
         raise NdokuError(
-            "rating a pencil-marked puzzle is not supported: its singles and chains would not "
-            "see the pencil marks (ndoku explain rates its path)"
+            "the chains of the second opinion do not see pencil marks: rate a pencil-marked "
+            "puzzle without them (chains=0, --chains 0)"
         )
     fixed = puzzle.givens if givens is None else givens
     exact = solve_exact(puzzle, givens=fixed, timeout=timeout)
     status = {"solved": "unique" if exact.unique else "limit"}.get(exact.status, exact.status)
     if status != "unique":
-        return Rating(status, None, None, 0, exact.nodes, exact.guesses, None, False, 0, 0, None)
-    naked = singles(puzzle, fixed, hidden=False)
-    both = naked if naked.solved else singles(puzzle, fixed)
+        return Rating(status, exact.nodes, exact.guesses)
+    path = solve_path(
+        puzzle,
+        values=np.asarray(fixed, dtype=np.int32),
+        solution=exact.values,
+        timeout=timeout if path_timeout is None else path_timeout,
+    )
+    hardest = path.hardest
     proposals: int | None = None
     at_least = False
     solved = 0
@@ -380,14 +379,17 @@ def rate(
         solved = sum(run.solved for run in runs)
     return Rating(
         status,
-        level_of(naked.solved, both.solved, exact.guesses),
-        score_of(naked.solved, both.solved, exact.guesses),
-        both.rounds,
         exact.nodes,
         exact.guesses,
-        proposals,
-        at_least,
-        chains,
-        solved,
-        exact.values,
+        level=path.level,
+        score=0.0 if hardest is None else hardest.rating,
+        hardest=None if hardest is None else hardest.technique,
+        path=path.stop,
+        steps=len(path.steps),
+        counts=dict(path.counts()),
+        proposals=proposals,
+        at_least=at_least,
+        chains=chains,
+        chains_solved=solved,
+        values=exact.values,
     )
