@@ -30,7 +30,7 @@ RATE_CHAIN_TIMEOUT = 10.0
 #: Seconds the logic path that rates a generated puzzle may take when no level or technique
 #: was asked (the puzzle does not depend on it; past it, its level is a lower bound, and
 #: ``ndoku rate`` rates it in full). Paths of minimal multi-grids and 16×16 take seconds.
-GENERATE_PATH_TIMEOUT = 1.0
+GENERATE_PATH_TIMEOUT = 0.5
 #: Seconds per chain of ``ndoku tune`` before the run counts as unsolved.
 TUNE_TIMEOUT = 10.0
 #: Temperatures ``ndoku tune`` tries when none are given and none is cooled.
