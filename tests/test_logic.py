@@ -299,8 +299,9 @@ def test_overlapping_sub_grids_each_have_all_their_lines(name: str) -> None:
     tables = Board.start(empty).tables
     for rows, cols in tables.lines:
         assert len(rows) == len(cols) == tables.size
-    made = generate(layout_puzzle(name), seed=1)  # minimal: a fish on shared lines (butterfly)
-    assert assert_sound(made.puzzle) in ("solved", "stuck")
+    if name == "butterfly":  # its minimal puzzle needs a fish on shared lines
+        made = generate(layout_puzzle(name), symmetry="rotational", seed=1)
+        assert assert_sound(made.puzzle) in ("solved", "stuck")
 
 
 def test_a_path_stops_at_its_timeout_and_at_its_step_budget() -> None:
