@@ -20,6 +20,7 @@ from ndoku.model.units import BOX, COLUMN, ROW
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.logic import Board, Path, Step, solve_path
 from ndoku.solvers.logic.board import Tables
+from ndoku.solvers.logic.forcing import node_of
 from ndoku.solvers.logic.path import apply
 
 
@@ -213,8 +214,7 @@ def describe(puzzle: Puzzle, step: Step) -> str:
 
 def _node_said(puzzle: Puzzle, node: int, sure: bool = False) -> str:
     """``r3c5 is 7`` or ``r3c5 is not 7`` for a chain's node (see :attr:`Step.chain`)."""
-    size = puzzle.size
-    cell, value, on = node // 2 // size, node // 2 % size + 1, node & 1
+    cell, value, on = node_of(node, puzzle.size)
     verb = "holds" if sure else "is"
     what = (
         f"{verb} {puzzle.grid.style.symbol(value)}"

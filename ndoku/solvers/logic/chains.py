@@ -67,6 +67,9 @@ def _victims(board: Board, v: int, ends: list[int], skip: set[int]) -> list[tupl
     return [(int(c), v + 1) for c in np.flatnonzero(mask) if int(c) not in skip]
 
 
+#: A W-wing's rating: that of the alternating inference chain of eight nodes it is.
+W_WING_RATING = 7.1
+
 #: Least rating of an X-chain by its strong links (when all are parallel lines).
 STRONG_BASE = {2: 4.0, 3: 5.4, 4: 5.8}
 
@@ -200,7 +203,8 @@ def w_wing(board: Board) -> Step | None:
                         if removed:
                             cells = (int(p), int(q), a, b)
                             digits = (x + 1, y + 1)
+                            removed_t = tuple(removed)
                             return Step(
-                                "W-wing", 7.1, cells, (), digits, eliminations=tuple(removed)
+                                "W-wing", W_WING_RATING, cells, (), digits, eliminations=removed_t
                             )
     return None

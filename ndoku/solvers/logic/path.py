@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ndoku.limits import DEFAULT_TIMEOUT, check_timeout
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.logic.board import Board, IntArray
-from ndoku.solvers.logic.chains import w_wing, x_chain, xy_wing, xyz_wing
+from ndoku.solvers.logic.chains import W_WING_RATING, w_wing, x_chain, xy_wing, xyz_wing
 from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_forcing_chain
 from ndoku.solvers.logic.guess import guess
 from ndoku.solvers.logic.techniques import (
@@ -31,7 +31,7 @@ def chains(board: Board) -> Step | None:
     """The forcing chain of least rating, or a W-wing where it rates no higher (the same
     deduction, easier to follow)."""
     best = forcing_chains(board)
-    if best is not None and best.rating < 7.1:
+    if best is not None and best.rating < W_WING_RATING:
         return best
     wings = w_wing(board)
     return wings if wings is not None and (best is None or wings.rating <= best.rating) else best
