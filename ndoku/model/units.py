@@ -52,7 +52,7 @@ class Units:
     def select(self, keep: NDArray[np.bool_]) -> Units:
         """The units where ``keep`` is True, in order."""
         chosen = [self[u] for u in np.flatnonzero(keep)]
-        return Units(*_csr(chosen), self.kind[keep])
+        return Units(*csr(chosen), self.kind[keep])
 
     def of_cells(self, n_cells: int) -> tuple[IntArray, IntArray]:
         """CSR of cell → the units holding it."""
@@ -60,7 +60,7 @@ class Units:
         for u in range(len(self)):
             for cell in self[u]:
                 lists[cell].append(u)
-        return _csr(lists)
+        return csr(lists)
 
 
 def number_cells(mask: NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
@@ -112,7 +112,7 @@ def build_units(layout: Layout, index: IntArray) -> Units:
         if key not in kind_of or kind == BOX:
             kind_of[key] = kind
     lists = [list(key) for key in kind_of]
-    units = Units(*_csr(lists), np.array(list(kind_of.values()), dtype=np.int8))
+    units = Units(*csr(lists), np.array(list(kind_of.values()), dtype=np.int8))
     boxes_per_cell = np.bincount(units.select(units.kind == BOX).cells, minlength=index.max() + 1)
     if (boxes_per_cell > 1).any():
         (r, c), *_ = np.argwhere(index == np.argmax(boxes_per_cell > 1))
@@ -147,7 +147,8 @@ def peers_of(units: Units, n_cells: int) -> tuple[IntArray, IntArray]:
     return ptr, (pairs % n_cells).astype(np.int32)
 
 
-def _csr(lists: Sequence[Sequence[int] | IntArray]) -> tuple[IntArray, IntArray]:
+def csr(lists: Sequence[Sequence[int] | IntArray]) -> tuple[IntArray, IntArray]:
+    """Pointers and items (int32) of a list of lists: list i is ``items[ptr[i]:ptr[i + 1]]``."""
     ptr = np.zeros(len(lists) + 1, dtype=np.int32)
     ptr[1:] = np.cumsum([len(items) for items in lists])
     flat = [np.asarray(items, dtype=np.int32) for items in lists]

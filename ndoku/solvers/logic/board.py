@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
-from ndoku.model.units import COLUMN, ROW
+from ndoku.model.units import COLUMN, ROW, csr
 
 IntArray = NDArray[np.int32]
 BoolArray = NDArray[np.bool_]
@@ -45,12 +45,14 @@ class Tables:
     grid_of : ndarray of int32
         The first sub-grid whose window holds the whole unit, -1 for none (an extra unit
         spread over several sub-grids).
-    crossings : list of (int, int, ndarray, ndarray)
-        :attr:`Frame.crossings <ndoku.model.frame.Frame.crossings>`, each with b's cells
-        outside a.
-    lines : list of (ndarray, ndarray)
-        Per sub-grid, its rows and its columns (unit numbers, top to bottom, left to right):
-        the base and cover sets of fish.
+    pairs : ndarray of int32, shape (crossings, 2)
+        The units (a, b) of each of :attr:`Frame.crossings
+        <ndoku.model.frame.Frame.crossings>` (both ways round).
+    shared, rest : (ndarray, ndarray) of int32
+        Per crossing, the cells a and b share, and b's cells outside a (CSR: pointers, cells).
+    fish_lines : (ndarray, ndarray) of int32, shape (orientations, width)
+        The base and cover sets of fish: per sub-grid, its rows on its columns, then its
+        columns on its rows (unit numbers, top to bottom, left to right; −1 pads).
     sees : ndarray of bool, shape (cells, cells)
         ``sees[a, b]``: cells a and b are peers (what wings and chains ask most).
     """
@@ -59,8 +61,10 @@ class Tables:
     units: IntArray
     kind: NDArray[np.int8]
     grid_of: IntArray
-    crossings: list[tuple[int, int, IntArray, IntArray]]
-    lines: list[tuple[IntArray, IntArray]]
+    pairs: IntArray
+    shared: tuple[IntArray, IntArray]
+    rest: tuple[IntArray, IntArray]
+    fish_lines: tuple[IntArray, IntArray]
     sees: BoolArray
 
     @classmethod
@@ -82,22 +86,38 @@ class Tables:
                 inside = (rows >= r0) & (rows < r0 + size) & (cols >= c0) & (cols < c0 + size)
                 within[g, u] = inside.all()
         grid_of = np.where(within.any(axis=0), within.argmax(axis=0), -1).astype(np.int32)
-        crossings = [
-            (a, b, shared, units[b][~np.isin(units[b], units[a])].astype(np.int32))
-            for a, b, shared in frame.crossings
-        ]
-        lines = []
+        pairs = np.array([(a, b) for a, b, _ in frame.crossings], dtype=np.int32).reshape(-1, 2)
+        shared = csr([cells for _, _, cells in frame.crossings])
+        rest = csr([units[b][~np.isin(units[b], units[a])] for a, b, _ in frame.crossings])
+        orientations = []
         for g in range(len(frame.layout.corners)):
-            rows = np.flatnonzero(within[g] & (kind == ROW)).astype(np.int32)
-            cols = np.flatnonzero(within[g] & (kind == COLUMN)).astype(np.int32)
-            # top to bottom, left to right
-            rows = rows[np.argsort(rc[units[rows, 0], 0], kind="stable")]
-            cols = cols[np.argsort(rc[units[cols, 0], 1], kind="stable")]
-            lines.append((rows, cols))
+            rows = np.flatnonzero(within[g] & (kind == ROW))
+            cols = np.flatnonzero(within[g] & (kind == COLUMN))
+            if len(rows) and len(cols):
+                # top to bottom, left to right
+                rows = rows[np.argsort(rc[units[rows, 0], 0], kind="stable")]
+                cols = cols[np.argsort(rc[units[cols, 0], 1], kind="stable")]
+                orientations += [(rows, cols), (cols, rows)]
+        width = max((len(lines) for pair in orientations for lines in pair), default=0)
+        padded = np.full((len(orientations), 2, width), -1, dtype=np.int32)
+        for o, pair in enumerate(orientations):
+            for i, lines in enumerate(pair):
+                padded[o, i, : len(lines)] = lines
+        fish_lines = (padded[:, 0].copy(), padded[:, 1].copy())
         ptr, peers = frame.peers
         sees = np.zeros((frame.n_cells, frame.n_cells), dtype=bool)
         sees[np.repeat(np.arange(frame.n_cells), np.diff(ptr)), peers] = True
-        return cls(size, units.astype(np.int32), kind, grid_of, crossings, lines, sees)
+        return cls(
+            size,
+            units.astype(np.int32),
+            kind,
+            grid_of,
+            pairs,
+            shared,
+            rest,
+            fish_lines,
+            sees,
+        )
 
 
 @dataclass(eq=False)

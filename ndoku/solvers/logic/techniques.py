@@ -27,18 +27,24 @@ fish
     On one value, k rows of a sub-grid (the base) whose places for it lie in k of its columns
     (the cover), or the other way round: the value leaves the rest of the cover columns.
     X-wing, swordfish, jellyfish for k = 2, 3, 4.
+
+Each search is a compiled kernel (``_name``) over the board's arrays and the layout's tables;
+it returns what the step needs (its unit or lines, its pattern and the candidates it removes),
+and the technique makes the :class:`Step` of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
+from numpy.typing import NDArray
 
+from ndoku.jit import kernel
 from ndoku.model.units import BOX, COLUMN, ROW
-from ndoku.solvers.logic.board import Board, IntArray
+from ndoku.solvers.bits import popcount
+from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
@@ -77,83 +83,399 @@ class Step:
     chain: tuple[int, ...] = ()
 
 
+@kernel(refcounts=True)
+def _cell_bits(cand: BoolArray) -> NDArray[np.uint64]:
+    """Each cell's candidates as bits (bit ``v - 1`` for value v)."""
+    bits = np.zeros(cand.shape[0], dtype=np.uint64)
+    for c in range(cand.shape[0]):
+        for v in range(cand.shape[1]):
+            if cand[c, v]:
+                bits[c] |= np.uint64(1) << np.uint64(v)
+    return bits
+
+
+@kernel()
+def _held(values: IntArray, cells: IntArray) -> np.uint64:
+    """The values placed in ``cells``, as bits."""
+    held = np.uint64(0)
+    for c in cells:
+        if values[c]:
+            held |= np.uint64(1) << np.uint64(values[c] - 1)
+    return held
+
+
+@kernel()
+def _next_group(
+    masks: NDArray[np.uint64], n: int, k: int, at: IntArray, unions: NDArray[np.uint64]
+) -> bool:
+    """Move ``at`` to the next k of the first ``n`` masks (in the order of
+    ``itertools.combinations``) whose union has k bits; False when there is none.
+
+    Start with ``at[0] = -1`` (and ``at[1:] = n``); ``at`` is left on the group found, to go
+    on from. A part whose union has more than k bits is not extended.
+    """
+    depth = 0
+    while depth < k - 1 and at[depth + 1] < n:  # resume at the deepest chosen mask
+        depth += 1
+    while depth >= 0:
+        i = at[depth] + 1
+        union = np.uint64(0)
+        while i <= n - (k - depth):
+            union = (unions[depth - 1] if depth else np.uint64(0)) | masks[i]
+            if popcount(union) <= k:
+                break
+            i += 1
+        if i > n - (k - depth):
+            at[depth] = n
+            depth -= 1
+            continue
+        at[depth] = i
+        unions[depth] = union
+        if depth == k - 1:
+            if popcount(union) == k:
+                return True
+        else:
+            depth += 1
+            at[depth] = i
+    return False
+
+
+@kernel()
+def _full_house(values: IntArray, units: IntArray) -> int:
+    """The first unit with one free cell, −1 for none."""
+    for u in range(units.shape[0]):
+        free = 0
+        for c in units[u]:
+            free += values[c] == 0
+        if free == 1:
+            return u
+    return -1
+
+
+@kernel()
+def _hidden_single(
+    values: IntArray, cand: BoolArray, units: IntArray, kind: NDArray[np.int8]
+) -> tuple[int, int, int]:
+    """(unit, cell, value from 0) of the first value with one place left in a unit that
+    lacks it, boxes first, then by unit and value; unit −1 for none."""
+    for boxes in (True, False):
+        for u in range(units.shape[0]):
+            if (kind[u] == BOX) != boxes:
+                continue
+            held = _held(values, units[u])
+            for v in range(cand.shape[1]):
+                if held >> np.uint64(v) & np.uint64(1):
+                    continue
+                places, spot = 0, -1
+                for c in units[u]:
+                    if cand[c, v]:
+                        places += 1
+                        spot = c
+                if places == 1:
+                    return u, spot, v
+    return -1, -1, -1
+
+
+@kernel()
+def _naked_single(values: IntArray, cand: BoolArray) -> tuple[int, int]:
+    """(cell, value from 0) of the first free cell with one candidate; cell −1 for none."""
+    for c in range(cand.shape[0]):
+        if values[c]:
+            continue
+        count, value = 0, -1
+        for v in range(cand.shape[1]):
+            if cand[c, v]:
+                count += 1
+                value = v
+        if count == 1:
+            return c, value
+    return -1, -1
+
+
+@kernel()
+def _locked(
+    cand: BoolArray,
+    units: IntArray,
+    pairs: IntArray,
+    shared_ptr: IntArray,
+    shared: IntArray,
+    rest_ptr: IntArray,
+    rest: IntArray,
+) -> tuple[int, int]:
+    """(crossing, value from 0) of the first value of a crossing's unit a whose places all
+    lie in the crossing while b has it elsewhere; crossing −1 for none."""
+    for x in range(pairs.shape[0]):
+        a = pairs[x, 0]
+        for v in range(cand.shape[1]):
+            inside = 0
+            for i in range(shared_ptr[x], shared_ptr[x + 1]):
+                inside += cand[shared[i], v]
+            if inside == 0:
+                continue
+            places = 0
+            for c in units[a]:
+                places += cand[c, v]
+            if places != inside:
+                continue
+            for i in range(rest_ptr[x], rest_ptr[x + 1]):
+                if cand[rest[i], v]:
+                    return x, v
+    return -1, -1
+
+
+@kernel(refcounts=True)
+def _found(head: IntArray, removed: IntArray, count: int) -> IntArray:
+    """``head`` and the first ``count`` (cell, value) pairs of ``removed``, in one array."""
+    out = np.empty(head.shape[0] + 2 * count, dtype=np.int32)
+    out[: head.shape[0]] = head
+    out[head.shape[0] :] = removed[: 2 * count]
+    return out
+
+
+@kernel(refcounts=True)
+def _naked_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) -> IntArray:
+    """``[unit, k cells..., (cell, value from 1) removed...]`` of the first k free cells of a
+    unit whose candidates are k values and that remove something; empty for none."""
+    bits = _cell_bits(cand)
+    size = units.shape[1]
+    free = np.empty(size, dtype=np.int32)
+    small = np.empty(size, dtype=np.int32)
+    masks = np.empty(size, dtype=np.uint64)
+    at = np.empty(k, dtype=np.int32)
+    unions = np.empty(k, dtype=np.uint64)
+    removed = np.empty(2 * size * size, dtype=np.int32)
+    head = np.empty(1 + k, dtype=np.int32)
+    for u in range(units.shape[0]):
+        n_free, n_small = 0, 0
+        for c in units[u]:
+            if values[c] == 0:
+                free[n_free] = c
+                n_free += 1
+                if 2 <= popcount(bits[c]) <= k:
+                    small[n_small] = c
+                    masks[n_small] = bits[c]
+                    n_small += 1
+        if n_free <= k:
+            continue
+        at[0] = -1
+        at[1:] = n_small
+        while _next_group(masks, n_small, k, at, unions):
+            union = unions[k - 1]
+            count = 0
+            for c in free[:n_free]:
+                if bits[c] & union and not _among(c, small, at):
+                    for v in range(size):
+                        if bits[c] & union & (np.uint64(1) << np.uint64(v)):
+                            removed[2 * count] = c
+                            removed[2 * count + 1] = v + 1
+                            count += 1
+            if count:
+                head[0] = u
+                for i in range(k):
+                    head[1 + i] = small[at[i]]
+                return _found(head, removed, count)
+    return np.empty(0, dtype=np.int32)
+
+
+@kernel()
+def _among(cell: int, pool: IntArray, at: IntArray) -> bool:
+    """``cell`` is one of ``pool[at]``."""
+    found = False
+    for i in at:
+        found |= pool[i] == cell
+    return found
+
+
+@kernel(refcounts=True)
+def _hidden_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) -> IntArray:
+    """``[unit, k values from 1..., k cells..., (cell, value from 1) removed...]`` of the first
+    k values a unit lacks whose places are k cells and that remove something; empty for
+    none."""
+    size = units.shape[1]
+    small = np.empty(size, dtype=np.int32)
+    masks = np.empty(size, dtype=np.uint64)
+    at = np.empty(k, dtype=np.int32)
+    unions = np.empty(k, dtype=np.uint64)
+    removed = np.empty(2 * size * size, dtype=np.int32)
+    head = np.empty(1 + 2 * k, dtype=np.int32)
+    for u in range(units.shape[0]):
+        cells = units[u]
+        held = _held(values, cells)
+        if size - popcount(held) <= k:
+            continue
+        n_small = 0
+        for v in range(size):
+            if held >> np.uint64(v) & np.uint64(1):
+                continue
+            places = np.uint64(0)
+            for i in range(size):
+                if cand[cells[i], v]:
+                    places |= np.uint64(1) << np.uint64(i)
+            if 2 <= popcount(places) <= k:
+                small[n_small] = v
+                masks[n_small] = places
+                n_small += 1
+        at[0] = -1
+        at[1:] = n_small
+        while _next_group(masks, n_small, k, at, unions):
+            spots = unions[k - 1]
+            count = 0
+            for i in range(size):
+                if not spots >> np.uint64(i) & np.uint64(1):
+                    continue
+                for v in range(size):
+                    if cand[cells[i], v] and not _among(v, small, at):
+                        removed[2 * count] = cells[i]
+                        removed[2 * count + 1] = v + 1
+                        count += 1
+            if count:
+                head[0] = u
+                spot = 0
+                for i in range(size):
+                    if spots >> np.uint64(i) & np.uint64(1):
+                        head[1 + k + spot] = cells[i]
+                        spot += 1
+                for i in range(k):
+                    head[1 + i] = small[at[i]] + 1
+                return _found(head, removed, count)
+    return np.empty(0, dtype=np.int32)
+
+
+@kernel(refcounts=True)
+def _fish(
+    values: IntArray,
+    cand: BoolArray,
+    units: IntArray,
+    base: IntArray,
+    cover: IntArray,
+    k: int,
+) -> IntArray:
+    """``[value from 1, k base lines..., k cover lines..., (cell, value from 1) removed...]``
+    of the first fish of k lines that removes something: by value, then by orientation
+    (``base[o]`` on ``cover[o]``, lines padded with −1), then by group of base lines; empty
+    for none."""
+    size = units.shape[1]
+    width = base.shape[1]
+    lines = np.empty(width, dtype=np.int32)
+    masks = np.empty(width, dtype=np.uint64)
+    at = np.empty(k, dtype=np.int32)
+    unions = np.empty(k, dtype=np.uint64)
+    inside = np.zeros(cand.shape[0], dtype=np.bool_)
+    removed = np.empty(2 * k * size, dtype=np.int32)
+    head = np.empty(1 + 2 * k, dtype=np.int32)
+    for v in range(size):
+        bit = np.uint64(1) << np.uint64(v)
+        for o in range(base.shape[0]):
+            n = 0
+            for line in base[o]:
+                if line < 0:
+                    break
+                if _held(values, units[line]) & bit:
+                    continue
+                places = np.uint64(0)
+                for i in range(size):
+                    if cand[units[line, i], v]:
+                        places |= np.uint64(1) << np.uint64(i)
+                if 2 <= popcount(places) <= k:
+                    lines[n] = line
+                    masks[n] = places
+                    n += 1
+            at[0] = -1
+            at[1:] = n
+            while _next_group(masks, n, k, at, unions):
+                for line in lines[at]:
+                    for c in units[line]:
+                        inside[c] = True
+                count = 0
+                covers = unions[k - 1]
+                j = 0
+                for i in range(size):
+                    if covers >> np.uint64(i) & np.uint64(1):
+                        head[1 + k + j] = cover[o, i]
+                        j += 1
+                        for c in units[cover[o, i]]:
+                            if cand[c, v] and not inside[c]:
+                                removed[2 * count] = c
+                                removed[2 * count + 1] = v + 1
+                                count += 1
+                for line in lines[at]:
+                    for c in units[line]:
+                        inside[c] = False
+                if count:
+                    head[0] = v + 1
+                    for i in range(k):
+                        head[1 + i] = lines[at[i]]
+                    return _found(head, removed, count)
+    return np.empty(0, dtype=np.int32)
+
+
+def _pairs(flat: IntArray) -> tuple[tuple[int, int], ...]:
+    """(cell, value) pairs of a kernel's flat list."""
+    return tuple((int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2))
+
+
 def full_house(board: Board) -> Step | None:
     """The last free cell of a unit."""
-    units = board.tables.units
-    free = board.values[units] == 0
-    for u in np.flatnonzero(free.sum(axis=1) == 1):
-        cell = int(units[u][free[u]][0])
-        value = int(np.flatnonzero(board.lacking()[u])[0]) + 1
-        return Step("full house", 1.0, (cell,), (int(u),), (value,), ((cell, value),))
-    return None
+    u = _full_house(board.values, board.tables.units)
+    if u < 0:
+        return None
+    cells = board.tables.units[u]
+    cell = int(cells[board.values[cells] == 0][0])
+    value = int(np.setdiff1d(np.arange(1, board.tables.size + 1), board.values[cells])[0])
+    return Step("full house", 1.0, (cell,), (u,), (value,), ((cell, value),))
 
 
 def hidden_single(board: Board) -> Step | None:
     """A value with one place left in a unit; boxes first (the easier to see)."""
-    found = board.hidden_singles()
-    for boxes in (True, False):
-        for u, cell, value in found:
-            if (board.tables.kind[u] == BOX) == boxes:
-                rating = 1.2 if boxes else 1.5
-                return Step("hidden single", rating, (cell,), (u,), (value,), ((cell, value),))
-    return None
+    u, cell, v = _hidden_single(board.values, board.cand, board.tables.units, board.tables.kind)
+    if u < 0:
+        return None
+    rating = 1.2 if board.tables.kind[u] == BOX else 1.5
+    return Step("hidden single", rating, (cell,), (u,), (v + 1,), ((cell, v + 1),))
 
 
 def naked_single(board: Board) -> Step | None:
     """A free cell with one candidate."""
-    single = board.naked_singles()
-    if not single:
+    cell, v = _naked_single(board.values, board.cand)
+    if cell < 0:
         return None
-    cell, value = single[0]
-    return Step("naked single", 2.3, (cell,), (), (value,), ((cell, value),))
+    return Step("naked single", 2.3, (cell,), (), (v + 1,), ((cell, v + 1),))
 
 
 def locked_candidates(board: Board) -> Step | None:
     """A value of unit A confined to A's crossing with unit B leaves the rest of B."""
     tables = board.tables
-    cand = board.cand
-    counts = cand[tables.units].sum(axis=1)
-    for a, b, shared, rest in tables.crossings:
-        inside = cand[shared].sum(axis=0)
-        confined = (counts[a] == inside) & (inside > 0) & cand[rest].any(axis=0)
-        for v in np.flatnonzero(confined):
-            kinds = (int(tables.kind[a]), int(tables.kind[b]))
-            if kinds[0] == BOX and kinds[1] in (ROW, COLUMN):
-                name, rating = "pointing", 2.6
-            elif kinds[1] == BOX and kinds[0] in (ROW, COLUMN):
-                name, rating = "claiming", 2.8
-            else:
-                name, rating = "locked candidates", 2.8
-            cells = tuple(int(c) for c in shared[cand[shared, v]])
-            removed = tuple((int(c), int(v) + 1) for c in rest[cand[rest, v]])
-            return Step(name, rating, cells, (a, b), (int(v) + 1,), eliminations=removed)
-    return None
+    x, v = _locked(board.cand, tables.units, tables.pairs, *tables.shared, *tables.rest)
+    if x < 0:
+        return None
+    a, b = (int(u) for u in tables.pairs[x])
+    kinds = (int(tables.kind[a]), int(tables.kind[b]))
+    if kinds[0] == BOX and kinds[1] in (ROW, COLUMN):
+        name, rating = "pointing", 2.6
+    elif kinds[1] == BOX and kinds[0] in (ROW, COLUMN):
+        name, rating = "claiming", 2.8
+    else:
+        name, rating = "locked candidates", 2.8
+    shared = tables.shared[1][tables.shared[0][x] : tables.shared[0][x + 1]]
+    rest = tables.rest[1][tables.rest[0][x] : tables.rest[0][x + 1]]
+    cells = tuple(int(c) for c in shared[board.cand[shared, v]])
+    removed = tuple((int(c), v + 1) for c in rest[board.cand[rest, v]])
+    return Step(name, rating, cells, (a, b), (v + 1,), eliminations=removed)
 
 
 def naked_subset(k: int, rating: float) -> Callable[[Board], Step | None]:
     """k free cells of a unit whose candidates are k values in all."""
 
     def find(board: Board) -> Step | None:
-        cand = board.cand
-        for u, cells in enumerate(board.tables.units):
-            free = cells[board.values[cells] == 0]
-            if len(free) <= k:
-                continue
-            small = [c for c in free if 2 <= cand[c].sum() <= k]
-            for group in combinations(small, k):
-                union = cand[list(group)].any(axis=0)
-                if union.sum() != k:
-                    continue
-                others = np.array([c for c in free if c not in group], dtype=np.int32)
-                hit = cand[others][:, union]
-                if hit.any():
-                    values = np.flatnonzero(union) + 1
-                    removed = tuple((int(others[i]), int(values[j])) for i, j in np.argwhere(hit))
-                    digits = tuple(int(v) for v in values)
-                    pattern = tuple(int(c) for c in group)
-                    name = f"naked {SUBSET_NAMES[k]}"
-                    return Step(name, rating, pattern, (u,), digits, eliminations=removed)
-        return None
+        found = _naked_subset(board.values, board.cand, board.tables.units, k)
+        if not len(found):
+            return None
+        cells = tuple(int(c) for c in found[1 : 1 + k])
+        digits = tuple(int(v) + 1 for v in np.flatnonzero(board.cand[list(cells)].any(axis=0)))
+        return Step(
+            f"naked {SUBSET_NAMES[k]}", rating, cells, (int(found[0]),), digits,
+            eliminations=_pairs(found[1 + k :]),
+        )  # fmt: skip
 
     return find
 
@@ -162,29 +484,14 @@ def hidden_subset(k: int, rating: float) -> Callable[[Board], Step | None]:
     """k values a unit lacks whose places are k cells in all."""
 
     def find(board: Board) -> Step | None:
-        cand = board.cand
-        lacking = board.lacking()
-        for u, cells in enumerate(board.tables.units):
-            missing = np.flatnonzero(lacking[u])
-            if len(missing) <= k:
-                continue
-            places = cand[cells][:, missing]  # (N cells, missing values)
-            small = [j for j in range(len(missing)) if 2 <= places[:, j].sum() <= k]
-            for group in combinations(small, k):
-                where = places[:, list(group)].any(axis=1)
-                if where.sum() != k:
-                    continue
-                keep = np.zeros(board.tables.size, dtype=bool)
-                keep[missing[list(group)]] = True
-                spots = cells[where]
-                hit = cand[spots] & ~keep
-                if hit.any():
-                    removed = tuple((int(spots[i]), int(v) + 1) for i, v in np.argwhere(hit))
-                    digits = tuple(int(missing[j]) + 1 for j in group)
-                    pattern = tuple(int(c) for c in spots)
-                    name = f"hidden {SUBSET_NAMES[k]}"
-                    return Step(name, rating, pattern, (u,), digits, eliminations=removed)
-        return None
+        found = _hidden_subset(board.values, board.cand, board.tables.units, k)
+        if not len(found):
+            return None
+        return Step(
+            f"hidden {SUBSET_NAMES[k]}", rating, tuple(int(c) for c in found[1 + k : 1 + 2 * k]),
+            (int(found[0]),), tuple(int(v) for v in found[1 : 1 + k]),
+            eliminations=_pairs(found[1 + 2 * k :]),
+        )  # fmt: skip
 
     return find
 
@@ -194,48 +501,18 @@ def fish(k: int, rating: float) -> Callable[[Board], Step | None]:
 
     def find(board: Board) -> Step | None:
         tables = board.tables
-        cand = board.cand
-        lacking = board.lacking()
-        for value in range(tables.size):
-            for base, cover in _orientations(tables.lines):
-                spots = [(line, np.flatnonzero(cand[tables.units[line], value])) for line in base]
-                usable = [
-                    (line, at) for line, at in spots if lacking[line, value] and 2 <= len(at) <= k
-                ]
-                for group in combinations(usable, k):
-                    columns = np.unique(np.concatenate([at for _, at in group]))
-                    if len(columns) != k:
-                        continue
-                    lines = sorted(int(line) for line, _ in group)
-                    covers = [int(cover[j]) for j in columns]
-                    inside = set(tables.units[lines].ravel().tolist())
-                    removed = [
-                        (int(c), value + 1)
-                        for line in covers
-                        for c in tables.units[line]
-                        if cand[c, value] and int(c) not in inside
-                    ]
-                    if removed:
-                        cells = tuple(
-                            int(c)
-                            for line, _ in group
-                            for c in tables.units[line][cand[tables.units[line], value]]
-                        )
-                        units = (*lines, *covers)
-                        return Step(
-                            FISH_NAMES[k], rating, cells, units, (value + 1,),
-                            eliminations=tuple(removed),
-                        )  # fmt: skip
-        return None
+        found = _fish(board.values, board.cand, tables.units, *tables.fish_lines, k)
+        if not len(found):
+            return None
+        value, base = int(found[0]), [int(line) for line in found[1 : 1 + k]]
+        cells = tuple(
+            int(c)
+            for line in base
+            for c in tables.units[line][board.cand[tables.units[line], value - 1]]
+        )
+        units = (*sorted(base), *(int(line) for line in found[1 + k : 1 + 2 * k]))
+        return Step(
+            FISH_NAMES[k], rating, cells, units, (value,), eliminations=_pairs(found[1 + 2 * k :])
+        )
 
     return find
-
-
-def _orientations(
-    lines: list[tuple[IntArray, IntArray]],
-) -> Iterator[tuple[IntArray, IntArray]]:
-    """(base lines, cover lines) of every sub-grid: rows on columns, then columns on rows."""
-    for rows, cols in lines:
-        if len(rows) and len(cols):
-            yield rows, cols
-            yield cols, rows
