@@ -16,6 +16,7 @@ from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_for
 from ndoku.solvers.logic.guess import guess
 from ndoku.solvers.logic.techniques import (
     Step,
+    announce_compiling,
     fish,
     full_house,
     hidden_single,
@@ -188,6 +189,7 @@ def solve_path(
     check_timeout(timeout)
     deadline = time.perf_counter() + timeout
     board = Board.start(puzzle, values)
+    announce_compiling(board)
     steps: list[Step] = []
     # each step places a value or removes a candidate: no path is longer than cells × N
     cap = puzzle.n_cells * puzzle.size + 1

@@ -78,63 +78,71 @@ def find_wing(
     k: int,
     widest_first: IntArray,
 ) -> IntArray:
-    """The first wing of ``k`` cells, among those whose widest cell's candidates come first
-    in ``widest_first``, that removes something: ``[z, k cells..., victims...]``; empty
-    when there is none."""
+    """The first wing of ``k`` cells that removes something, among those whose widest cell's
+    candidates come first in ``widest_first`` (then by pivot, then by its peers in order):
+    ``[z, k cells..., victims...]``; empty when there is none."""
     cells = bits.shape[0]
+    rank_of = np.full(k + 1, -1, dtype=np.int32)
+    for r in range(widest_first.shape[0]):
+        rank_of[widest_first[r]] = r
     chosen = np.empty(k, dtype=np.int32)
     pool = np.empty(cells, dtype=np.int32)
     at = np.empty(k, dtype=np.int32)
     unions = np.empty(k, dtype=np.uint64)
-    for widest in widest_first:
-        for pivot in range(cells):
-            n = popcount(bits[pivot])
-            if n < 2 or n > k:
+    best = np.empty(0, dtype=np.int32)
+    best_rank = widest_first.shape[0]
+    # one pass, keeping the first wing of each rank better than the best so far
+    for pivot in range(cells):
+        n = popcount(bits[pivot])
+        if n < 2 or n > k:
+            continue
+        size = 0
+        for i in range(peer_ptr[pivot], peer_ptr[pivot + 1]):
+            q = peers[i]
+            m = popcount(bits[q])
+            if m >= 2 and m <= k and popcount(bits[q] | bits[pivot]) <= k:
+                pool[size] = q
+                size += 1
+        chosen[0] = pivot
+        unions[0] = bits[pivot]
+        depth = 1
+        at[1] = 0
+        while depth >= 1:
+            if depth == k:
+                union = unions[k - 1]
+                wide = 0
+                for i in range(k):
+                    wide = max(wide, popcount(bits[chosen[i]]))
+                rank = rank_of[wide]
+                if popcount(union) == k and 0 <= rank < best_rank:
+                    z = _restricted_but_one(chosen, k, bits, sees, union)
+                    if z >= 0:
+                        found = _victims(chosen, k, z, bits, sees, peer_ptr, peers)
+                        if found.shape[0]:
+                            best = np.empty(1 + k + found.shape[0], dtype=np.int32)
+                            best[0] = z
+                            best[1 : 1 + k] = chosen
+                            best[1 + k :] = found
+                            best_rank = rank
+                            if rank == 0:
+                                return best
+                depth -= 1
                 continue
-            size = 0
-            for i in range(peer_ptr[pivot], peer_ptr[pivot + 1]):
-                q = peers[i]
-                m = popcount(bits[q])
-                if m >= 2 and m <= k and popcount(bits[q] | bits[pivot]) <= k:
-                    pool[size] = q
-                    size += 1
-            chosen[0] = pivot
-            unions[0] = bits[pivot]
-            depth = 1
-            at[1] = 0
-            while depth >= 1:
-                if depth == k:
-                    union = unions[k - 1]
-                    wide = 0
-                    for i in range(k):
-                        wide = max(wide, popcount(bits[chosen[i]]))
-                    if popcount(union) == k and wide == widest:
-                        z = _restricted_but_one(chosen, k, bits, sees, union)
-                        if z >= 0:
-                            found = _victims(chosen, k, z, bits, sees, peer_ptr, peers)
-                            if found.shape[0]:
-                                out = np.empty(1 + k + found.shape[0], dtype=np.int32)
-                                out[0] = z
-                                out[1 : 1 + k] = chosen
-                                out[1 + k :] = found
-                                return out
-                    depth -= 1
-                    continue
-                i = at[depth]
-                if i >= size:
-                    depth -= 1
-                    continue
+            i = at[depth]
+            if i >= size:
+                depth -= 1
+                continue
+            at[depth] = i + 1
+            q = pool[i]
+            union = unions[depth - 1] | bits[q]
+            if popcount(union) > k:
+                continue
+            chosen[depth] = q
+            unions[depth] = union
+            depth += 1
+            if depth < k:
                 at[depth] = i + 1
-                q = pool[i]
-                union = unions[depth - 1] | bits[q]
-                if popcount(union) > k:
-                    continue
-                chosen[depth] = q
-                unions[depth] = union
-                depth += 1
-                if depth < k:
-                    at[depth] = i + 1
-    return np.empty(0, dtype=np.int32)
+    return best
 
 
 @kernel(refcounts=True)
