@@ -205,24 +205,24 @@ def ref_hidden(board: Board, k: int) -> set[tuple[int, int]]:
 def ref_fish(board: Board, k: int) -> set[tuple[int, int]]:
     out = set()
     units = board.tables.units
-    for rows, cols in board.tables.lines:
-        for base, cover in ((rows, cols), (cols, rows)):
-            for v in range(board.tables.size):
-                for group in combinations(base.tolist(), k):
-                    spots = [{j for j, c in enumerate(units[b]) if board.cand[c, v]} for b in group]
-                    if any(not (2 <= len(s) <= k) or not _lacks(board, b, v + 1)
-                           for s, b in zip(spots, group, strict=True)):  # fmt: skip
-                        continue
-                    columns = set().union(*spots)
-                    if len(columns) != k:
-                        continue
-                    inside = {int(c) for b in group for c in units[b]}
-                    out |= {
-                        (int(c), v + 1)
-                        for j in columns
-                        for c in units[cover[j]]
-                        if board.cand[c, v] and int(c) not in inside
-                    }
+    for padded_base, cover in zip(*board.tables.fish_lines, strict=True):
+        base = padded_base[padded_base >= 0]
+        for v in range(board.tables.size):
+            for group in combinations(base.tolist(), k):
+                spots = [{j for j, c in enumerate(units[b]) if board.cand[c, v]} for b in group]
+                if any(not (2 <= len(s) <= k) or not _lacks(board, b, v + 1)
+                       for s, b in zip(spots, group, strict=True)):  # fmt: skip
+                    continue
+                columns = set().union(*spots)
+                if len(columns) != k:
+                    continue
+                inside = {int(c) for b in group for c in units[b]}
+                out |= {
+                    (int(c), v + 1)
+                    for j in columns
+                    for c in units[cover[j]]
+                    if board.cand[c, v] and int(c) not in inside
+                }
     return out
 
 
@@ -284,10 +284,10 @@ def test_fish_equal_the_reference(k: int, data: st.DataObject, puzzle: Puzzle) -
 def test_kinds_the_fish_read_are_rows_and_columns_of_one_sub_grid() -> None:
     [samurai] = read_puzzles(available_layouts()["samurai"], layout="samurai")
     tables = Board.start(samurai).tables
-    assert len(tables.lines) == 5
-    for rows, cols in tables.lines:
-        assert len(rows) == len(cols) == 9
-        assert (tables.kind[rows] == ROW).all() and (tables.kind[cols] == COLUMN).all()
+    base, cover = tables.fish_lines
+    assert base.shape == cover.shape == (10, 9)  # rows on columns, columns on rows, per sub-grid
+    assert (tables.kind[base[::2]] == ROW).all() and (tables.kind[cover[::2]] == COLUMN).all()
+    assert (base[1::2] == cover[::2]).all() and (cover[1::2] == base[::2]).all()
     shared = [u for u in range(len(tables.units)) if tables.kind[u] == BOX]
     assert len(shared) == 5 * 9 - 4
 
@@ -297,8 +297,9 @@ def test_overlapping_sub_grids_each_have_all_their_lines(name: str) -> None:
     # a row of two overlapping sub-grids is one unit: each sub-grid's fish see it
     [empty] = read_puzzles(available_layouts()[name], layout=name)
     tables = Board.start(empty).tables
-    for rows, cols in tables.lines:
-        assert len(rows) == len(cols) == tables.size
+    base, cover = tables.fish_lines
+    assert base.shape == cover.shape == (2 * len(empty.layout.corners), tables.size)
+    assert (base >= 0).all()
     if name == "butterfly":  # its minimal puzzle needs a fish on shared lines
         made = generate(layout_puzzle(name), symmetry="rotational", seed=1)
         assert assert_sound(made.puzzle) in ("solved", "stuck")

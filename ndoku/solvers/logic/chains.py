@@ -32,39 +32,189 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ndoku.jit import kernel
 from ndoku.model.units import COLUMN, ROW
-from ndoku.solvers.logic.board import Board, BoolArray
+from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 from ndoku.solvers.logic.forcing import arrays, node_of
 from ndoku.solvers.logic.implications import forcing_chain
 from ndoku.solvers.logic.techniques import Step
 
-#: cells, units, digits, placements, eliminations of a step found
-_Found = tuple[
-    tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[()], tuple[tuple[int, int], ...]
-]
+
+@kernel(refcounts=True)
+def _victims(cand: BoolArray, sees: BoolArray, v: int, ends: IntArray, skip: IntArray) -> IntArray:
+    """Cells (not in ``skip``) with value ``v`` (from 0) as candidate that see every cell of
+    ``ends``, rising."""
+    out = np.empty(cand.shape[0], dtype=np.int32)
+    count = 0
+    for c in range(cand.shape[0]):
+        if not cand[c, v]:
+            continue
+        ok = True
+        for e in ends:
+            ok &= sees[e, c]
+        for e in skip:
+            ok &= e != c
+        if ok:
+            out[count] = c
+            count += 1
+    return out[:count]
 
 
-def _sees(board: Board) -> BoolArray:
-    return board.tables.sees
+@kernel(refcounts=True)
+def _bivalue(values: IntArray, cand: BoolArray) -> tuple[IntArray, IntArray, IntArray]:
+    """The free cells with two candidates, rising, and each cell's two values (from 0;
+    −1 for the others)."""
+    cells, size = cand.shape
+    two = np.empty(cells, dtype=np.int32)
+    first = np.full(cells, -1, dtype=np.int32)
+    second = np.full(cells, -1, dtype=np.int32)
+    count = 0
+    for c in range(cells):
+        if values[c]:
+            continue
+        n = 0
+        for v in range(size):
+            if cand[c, v]:
+                n += 1
+                if n == 1:
+                    first[c] = v
+                elif n == 2:
+                    second[c] = v
+        if n == 2:
+            two[count] = c
+            count += 1
+        else:
+            first[c] = -1
+            second[c] = -1
+    return two[:count], first, second
 
 
-def _strong_links(board: Board, v: int) -> list[tuple[int, int, int]]:
-    """(cell, cell, unit) of every unit where value ``v`` (0-based) has exactly two places."""
-    links = []
-    for u, cells in enumerate(board.tables.units):
-        spots = cells[board.cand[cells, v]]
-        if len(spots) == 2 and v + 1 not in board.values[cells]:
-            links.append((int(spots[0]), int(spots[1]), u))
-    return links
+@kernel()
+def _other(first: IntArray, second: IntArray, c: int, v: int) -> int:
+    """The value of bivalue cell ``c`` that is not ``v``; −1 when ``v`` is not one of them."""
+    if first[c] == v:
+        return int(second[c])
+    if second[c] == v:
+        return int(first[c])
+    return -1
 
 
-def _victims(board: Board, v: int, ends: list[int], skip: set[int]) -> list[tuple[int, int]]:
-    """Cells (not in ``skip``) with value ``v`` as candidate that see every cell of ``ends``."""
-    sees = _sees(board)
-    mask = board.cand[:, v].copy()
-    for end in ends:
-        mask &= sees[end]
-    return [(int(c), v + 1) for c in np.flatnonzero(mask) if int(c) not in skip]
+@kernel(refcounts=True)
+def _xy_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
+    """``[start, middle, end, a, victims...]`` of the first XY-wing that removes something:
+    by start cell, its value a, the middle cell (falling), then the end cell; empty for
+    none."""
+    two, first, second = _bivalue(values, cand)
+    trio = np.empty(3, dtype=np.int32)
+    for start in two:
+        for a in (first[start], second[start]):
+            carry = _other(first, second, start, a)
+            for i in range(two.shape[0] - 1, -1, -1):
+                middle = two[i]
+                if middle == start or not sees[start, middle]:
+                    continue
+                carry2 = _other(first, second, middle, carry)
+                if carry2 < 0:
+                    continue
+                for end in two:
+                    if end in (start, middle) or not sees[middle, end]:
+                        continue
+                    if _other(first, second, end, carry2) != a:
+                        continue
+                    trio[0], trio[1], trio[2] = start, middle, end
+                    found = _victims(cand, sees, a, trio[::2], trio)
+                    if found.shape[0]:
+                        out = np.empty(4 + found.shape[0], dtype=np.int32)
+                        out[:3] = trio
+                        out[3] = a
+                        out[4:] = found
+                        return out
+    return np.empty(0, dtype=np.int32)
+
+
+@kernel(refcounts=True)
+def _xyz_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
+    """``[pivot, wing, wing, z, victims...]`` of the first XYZ-wing that removes something:
+    by pivot, then by pair of wings; empty for none."""
+    cells, size = cand.shape
+    two, first, second = _bivalue(values, cand)
+    wings = np.empty(two.shape[0], dtype=np.int32)
+    trio = np.empty(3, dtype=np.int32)
+    for pivot in range(cells):
+        if values[pivot]:
+            continue
+        mine = 0
+        for v in range(size):
+            mine += cand[pivot, v]
+        if mine != 3:
+            continue
+        n = 0
+        for c in two:
+            if sees[pivot, c] and cand[pivot, first[c]] and cand[pivot, second[c]]:
+                wings[n] = c
+                n += 1
+        for i in range(n):
+            for j in range(i + 1, n):
+                w1, w2 = wings[i], wings[j]
+                z = -1
+                if first[w1] == first[w2] or first[w1] == second[w2]:
+                    z = first[w1]
+                elif second[w1] == first[w2] or second[w1] == second[w2]:
+                    z = second[w1]
+                # one shared value, and three in all
+                if z < 0 or (first[w1] == first[w2] and second[w1] == second[w2]):
+                    continue
+                trio[0], trio[1], trio[2] = pivot, w1, w2
+                found = _victims(cand, sees, z, trio, trio)
+                if found.shape[0]:
+                    out = np.empty(4 + found.shape[0], dtype=np.int32)
+                    out[:3] = trio
+                    out[3] = z
+                    out[4:] = found
+                    return out
+    return np.empty(0, dtype=np.int32)
+
+
+@kernel(refcounts=True)
+def _w_wing(values: IntArray, cand: BoolArray, sees: BoolArray, units: IntArray) -> IntArray:
+    """``[p, q, a, b, x, victims...]`` of the first W-wing that removes something: cells p, q
+    (not peers) with values x, y, and a strong link a–b on x, a seeing p and b seeing q (or
+    the other way round); by p, q, x, then unit; victims lose y. Empty for none."""
+    two, first, second = _bivalue(values, cand)
+    pair = np.empty(2, dtype=np.int32)
+    spots = np.empty(2, dtype=np.int32)
+    for i in range(two.shape[0]):
+        p = two[i]
+        for j in range(i + 1, two.shape[0]):
+            q = two[j]
+            if sees[p, q] or first[p] != first[q] or second[p] != second[q]:
+                continue
+            pair[0], pair[1] = p, q
+            for k in range(2):
+                x = first[p] if k == 0 else second[p]
+                y = second[p] if k == 0 else first[p]
+                for u in range(units.shape[0]):
+                    n = 0
+                    held = False
+                    for c in units[u]:
+                        held |= values[c] == x + 1
+                        if cand[c, x]:
+                            if n < 2:
+                                spots[n] = c
+                            n += 1
+                    if n != 2 or held:
+                        continue
+                    a, b = spots[0], spots[1]
+                    if a in (p, q) or b in (p, q):
+                        continue
+                    if (sees[p, a] and sees[q, b]) or (sees[p, b] and sees[q, a]):
+                        found = _victims(cand, sees, y, pair, pair)
+                        if found.shape[0]:
+                            out = np.empty(5 + found.shape[0], dtype=np.int32)
+                            out[0], out[1], out[2], out[3], out[4] = p, q, a, b, x
+                            out[5:] = found
+                            return out
+    return np.empty(0, dtype=np.int32)
 
 
 #: A W-wing's rating: that of the alternating inference chain of eight nodes it is.
@@ -99,8 +249,10 @@ def x_chain(strong: int) -> Callable[[Board], Step | None]:
         name = "X-chain"
         if links == 2:
             name = "turbot fish" if box else "two-string kite" if mixed else "skyscraper"
-        removed = _victims(board, v, [cells[0], cells[-1]], set(cells))
-        return Step(name, rating, tuple(cells), units, (v + 1,), eliminations=tuple(removed))
+        ends = np.array([cells[0], cells[-1]], dtype=np.int32)
+        found = _victims(board.cand, board.tables.sees, v, ends, np.array(cells, dtype=np.int32))
+        removed = tuple((int(c), v + 1) for c in found)
+        return Step(name, rating, tuple(cells), units, (v + 1,), eliminations=removed)
 
     return find
 
@@ -113,98 +265,40 @@ def _link_unit(board: Board, v: int, a: int, b: int) -> int:
     return min(strong, key=lambda u: (int(tables.kind[u]) not in (ROW, COLUMN), u))
 
 
+def _removed(found: IntArray, value: int) -> tuple[tuple[int, int], ...]:
+    return tuple((int(c), value) for c in found)
+
+
 def xy_wing(board: Board) -> Step | None:
     """A pivot x, y and two peers of it x, z and y, z: z leaves the cells seeing both."""
-    sees = _sees(board)
-    two = [int(c) for c in np.flatnonzero((board.values == 0) & (board.cand.sum(1) == 2))]
-    pair = {c: tuple(int(v) for v in np.flatnonzero(board.cand[c])) for c in two}
-    for start in two:
-        for a in pair[start]:
-            found = _xy_from(board, start, a, 3, two, pair, sees)
-            if found is not None:
-                chain, removed = found
-                digits = tuple(sorted({v + 1 for c in chain for v in pair[c]}))
-                return Step("XY-wing", 4.2, tuple(chain), (), digits, eliminations=tuple(removed))
-    return None
-
-
-def _xy_from(
-    board: Board,
-    start: int,
-    a: int,
-    cells: int,
-    two: list[int],
-    pair: dict[int, tuple[int, ...]],
-    sees: BoolArray,
-) -> tuple[list[int], list[tuple[int, int]]] | None:
-    """A chain of exactly ``cells`` bivalue cells from ``start`` (not ``a``) ending in ``a``."""
-    exit_value = pair[start][1] if pair[start][0] == a else pair[start][0]
-    stack = [([start], exit_value)]
-    while stack:
-        chain, carry = stack.pop()
-        for nxt in two:
-            if nxt in chain or not sees[chain[-1], nxt] or carry not in pair[nxt]:
-                continue
-            other = pair[nxt][1] if pair[nxt][0] == carry else pair[nxt][0]
-            longer = [*chain, nxt]
-            if len(longer) == cells:
-                if other == a:
-                    removed = _victims(board, a, [start, nxt], set(longer))
-                    if removed:
-                        return longer, removed
-                continue
-            stack.append((longer, other))
-    return None
+    found = _xy_wing(board.values, board.cand, board.tables.sees)
+    if not len(found):
+        return None
+    chain = tuple(int(c) for c in found[:3])
+    digits = tuple(int(v) + 1 for v in np.flatnonzero(board.cand[list(chain)].any(axis=0)))
+    return Step(
+        "XY-wing", 4.2, chain, (), digits, eliminations=_removed(found[4:], int(found[3]) + 1)
+    )
 
 
 def xyz_wing(board: Board) -> Step | None:
     """A pivot x, y, z and two peers x, z and y, z: z leaves the cells seeing all three."""
-    sees = _sees(board)
-    counts = board.cand.sum(1)
-    free = board.values == 0
-    for pivot in np.flatnonzero(free & (counts == 3)):
-        mine = board.cand[pivot]
-        wings = [
-            int(c)
-            for c in np.flatnonzero(free & (counts == 2) & sees[pivot])
-            if not (board.cand[c] & ~mine).any()
-        ]
-        for i, w1 in enumerate(wings):
-            for w2 in wings[i + 1 :]:
-                shared = board.cand[w1] & board.cand[w2]
-                if shared.sum() != 1 or (board.cand[w1] | board.cand[w2]).sum() != 3:
-                    continue
-                z = int(np.flatnonzero(shared)[0])
-                trio = [int(pivot), w1, w2]
-                removed = _victims(board, z, trio, set(trio))
-                if removed:
-                    return Step(
-                        "XYZ-wing", 4.4, tuple(trio), (), (z + 1,), eliminations=tuple(removed)
-                    )
-    return None
+    found = _xyz_wing(board.values, board.cand, board.tables.sees)
+    if not len(found):
+        return None
+    z = int(found[3]) + 1
+    trio = tuple(int(c) for c in found[:3])
+    return Step("XYZ-wing", 4.4, trio, (), (z,), eliminations=_removed(found[4:], z))
 
 
 def w_wing(board: Board) -> Step | None:
     """Two cells x, y (not peers) joined by a strong link on x: y leaves cells seeing both."""
-    sees = _sees(board)
-    two = np.flatnonzero((board.values == 0) & (board.cand.sum(1) == 2))
-    for i, p in enumerate(two):
-        for q in two[i + 1 :]:
-            if sees[p, q] or not (board.cand[p] == board.cand[q]).all():
-                continue
-            x_y = [int(v) for v in np.flatnonzero(board.cand[p])]
-            for k, x in enumerate(x_y):
-                y = x_y[1 - k]
-                for a, b, _ in _strong_links(board, x):
-                    if a in (p, q) or b in (p, q):
-                        continue
-                    if (sees[p, a] and sees[q, b]) or (sees[p, b] and sees[q, a]):
-                        removed = _victims(board, y, [int(p), int(q)], {int(p), int(q)})
-                        if removed:
-                            cells = (int(p), int(q), a, b)
-                            digits = (x + 1, y + 1)
-                            removed_t = tuple(removed)
-                            return Step(
-                                "W-wing", W_WING_RATING, cells, (), digits, eliminations=removed_t
-                            )
-    return None
+    found = _w_wing(board.values, board.cand, board.tables.sees, board.tables.units)
+    if not len(found):
+        return None
+    cells = tuple(int(c) for c in found[:4])
+    x = int(found[4]) + 1
+    y = next(v + 1 for v in np.flatnonzero(board.cand[cells[0]]) if v + 1 != x)
+    return Step(
+        "W-wing", W_WING_RATING, cells, (), (x, int(y)), eliminations=_removed(found[5:], int(y))
+    )

@@ -188,6 +188,63 @@ def _bfs(
 
 
 @kernel(refcounts=True)
+def _loop_length(
+    source: int,
+    bound: int,
+    cand: BoolArray,
+    index: IntArray,
+    flat: IntArray,
+    per_cell: IntArray,
+    places: IntArray,
+    units: IntArray,
+    unit_ptr: IntArray,
+    unit_of: IntArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+    use_x: bool,
+    use_y: bool,
+    dist: IntArray,
+    queue: IntArray,
+    out: IntArray,
+) -> int:
+    """The implications from ``source`` to its negation (on to off, or off to on), or −1
+    when more than ``bound``, by breadth-first search to half that depth.
+
+    Every implication a → b has its contrapositive ¬b → ¬a among the implications, so a
+    node x at distance i from the source, whose negation is at distance j, closes a chain
+    of i + j: the shortest chain is the least i + j, and its middle node lies within half
+    of it."""
+    n_live = flat.shape[0]
+    dist[:] = -1
+    dist[source] = 0
+    half = (bound + 1) // 2
+    best = bound + 1
+    head, tail = 0, 1
+    queue[0] = source
+    while head < tail:
+        node = queue[head]
+        head += 1
+        level = dist[node]
+        if level >= half or level + 1 >= best:
+            break
+        count = _next(
+            node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
+            peers, use_x, use_y, out,
+        )  # fmt: skip
+        for i in range(count):
+            nxt = out[i]
+            if dist[nxt] >= 0:
+                continue
+            dist[nxt] = level + 1
+            queue[tail] = nxt
+            tail += 1
+            other = dist[nxt - n_live if nxt >= n_live else nxt + n_live]
+            if other >= 0 and level + 1 + other < best:
+                best = level + 1 + other
+    return best if best <= bound else -1
+
+
+@kernel(refcounts=True)
 def forcing_chain(
     cand: BoolArray,
     units: IntArray,
@@ -220,12 +277,17 @@ def forcing_chain(
                 continue
             source = k if on else n_live + k
             target = n_live + k if on else k
-            d = _bfs(
-                source, target, bound, cand, index, flat, per_cell, places, units, unit_ptr,
-                unit_of, peer_ptr, peers, use_x, use_y, dist, parent, queue, out,
+            d = _loop_length(
+                source, bound, cand, index, flat, per_cell, places, units, unit_ptr, unit_of,
+                peer_ptr, peers, use_x, use_y, dist, queue, out,
             )  # fmt: skip
             if d < 0:
                 continue
+            # the chain itself: the first shortest path breadth-first search finds
+            _bfs(
+                source, target, d, cand, index, flat, per_cell, places, units, unit_ptr,
+                unit_of, peer_ptr, peers, use_x, use_y, dist, parent, queue, out,
+            )  # fmt: skip
             best = np.empty(d + 1, dtype=np.int32)
             node = target
             for i in range(d, -1, -1):
