@@ -98,3 +98,14 @@ def test_show_draws_the_marks_and_the_drawing_reads_back(run: CliRun, tmp_path: 
     drawn = tmp_path / "drawn.txt"
     drawn.write_text(out)
     assert run("hint", str(drawn))[1] == NAKED_PAIR
+
+
+def test_hint_refuses_a_dot_in_a_pencil_mark_grid_where_it_stands(
+    run: CliRun, tmp_path: Path
+) -> None:
+    dotted = tmp_path / "dotted.txt"
+    dotted.write_text(HODOKU.read_text().replace("| 6    2 ", "| 6    . ", 1))
+    code, out, err = run("hint", str(dotted))
+    assert code == 2 and out == ""
+    assert "line 3, column 8: '.' gives this cell no candidates" in err
+    assert "write them all (123456789)" in err and "write 0" not in err

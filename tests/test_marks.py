@@ -152,6 +152,44 @@ def test_a_drawn_cell_without_candidates_is_refused() -> None:
         read_puzzles(text=drawing)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ("| 1    34", "| .    34", "line 2, column 3"),
+        ("| 6    2 ", "| 6    . ", "line 3, column 8"),
+    ],
+)
+def test_a_dot_in_a_pencil_mark_grid_is_refused_with_what_to_write(
+    old: str, new: str, where: str
+) -> None:
+    """A dot for an unknown cell is refused where it stands, not read as a missing cell of
+    some other layout (which advised an empty mark, ``0``, that pencil marks refuse too)."""
+    text = HODOKU.read_text().replace(old, new, 1)
+    message = rf"{where}: '\.' gives this cell no candidates: .*write them all \(123456789\)"
+    with pytest.raises(ParseError, match=message):
+        read_puzzles(text=text)
+
+
+def test_a_dot_in_a_0_to_F_pencil_mark_grid_is_told_the_candidates_in_0_to_F() -> None:
+    rows = [["0123456789ABCDEF"] * 16 for _ in range(16)]
+    rows[0][0], rows[3][5] = "0123456789ABCDE", "."  # a 16-character first token is a line
+    with pytest.raises(ParseError, match=r"line 4, column 86: .*\(0123456789ABCDEF\)"):
+        read_puzzles(text=grid_text(rows))
+
+
+def test_a_stray_dot_in_a_multi_grid_of_pencil_marks_is_not_told_to_write_0() -> None:
+    [puzzle] = read_puzzles(Path(__file__).parent.parent / "examples" / "samurai.txt")
+    board = Board.start(puzzle)
+    rows = [["."] * puzzle.grid.shape[1] for _ in range(puzzle.grid.shape[0])]
+    for cell, (r, c) in enumerate(puzzle.frame.cell_rc):
+        listed = "".join(str(v + 1) for v in np.flatnonzero(board.cand[cell]))
+        rows[r][c] = str(board.values[cell]) if board.values[cell] else listed
+    rows[0][1] = "."  # r1c2 of the first sub-grid, unknown
+    with pytest.raises(ParseError, match=r"this '\.' breaks .*; write its candidates") as error:
+        read_puzzles(text=grid_text(rows))
+    assert "write 0" not in str(error.value)
+
+
 def test_ordinary_grids_stay_ordinary() -> None:
     [plain] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
     assert plain.candidates is None

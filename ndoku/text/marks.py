@@ -8,7 +8,10 @@ pencil marks
     *pencil-mark grid*. Its candidates are kept as ``marks``: per canvas position a uint64,
     bit ``v - 1`` set when value ``v`` is a candidate. A cell with one candidate is a placed
     value (a given), as in HoDoKu; a candidate that a placed value in a peer contradicts is
-    simply dropped by the solvers.
+    simply dropped by the solvers. A ``.`` is a missing cell of a multi-grid; where it can
+    only be a cell it is refused at its line and column, not read as "all candidates": it
+    lists none (ndoku's own drawing writes ``.`` for a cell left without any), so a cell where
+    any value may go lists them all (``123456789``).
 sukaku line
     A 9×9 written as 729 characters, nine per cell in reading order: the k-th character of a
     cell is the symbol of value k when k is a candidate, ``.`` or ``0`` when not (Sukaku
