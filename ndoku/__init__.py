@@ -32,9 +32,9 @@ peers
 candidates
     The values a cell may still take; propagation removes those the rules exclude.
 pencil marks
-    Candidates a person wrote down (a sukaku line, a HoDoKu grid): a puzzle read from them
-    keeps them as ``Puzzle.candidates``, and every solver that honours them keeps each cell
-    within them (:mod:`ndoku.text.marks`).
+    Candidates a person wrote down (a sukaku line or its rows, a HoDoKu grid): a puzzle
+    read from them keeps them as ``Puzzle.candidates``, and every solver that honours them
+    keeps each cell within them (:mod:`ndoku.text.marks`).
 solution
     Values for every cell, every unit holding each value at most once (exactly once in a
     full unit) and every given kept. Every solution ndoku prints has been verified so.

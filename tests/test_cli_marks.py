@@ -98,3 +98,39 @@ def test_show_draws_the_marks_and_the_drawing_reads_back(run: CliRun, tmp_path: 
     drawn = tmp_path / "drawn.txt"
     drawn.write_text(out)
     assert run("hint", str(drawn))[1] == NAKED_PAIR
+
+
+def test_hint_refuses_a_dot_in_a_pencil_mark_grid_where_it_stands(
+    run: CliRun, tmp_path: Path
+) -> None:
+    dotted = tmp_path / "dotted.txt"
+    dotted.write_text(HODOKU.read_text().replace("| 6    2 ", "| 6    . ", 1))
+    code, out, err = run("hint", str(dotted))
+    assert code == 2 and out == ""
+    assert "line 3, column 8: '.' gives this cell no candidates" in err
+    assert "write them all (123456789)" in err and "write 0" not in err
+
+
+@pytest.mark.parametrize("sep", ["", " "])
+def test_hint_reads_the_sukaku_written_a_row_per_line(
+    run: CliRun, tmp_path: Path, sep: str
+) -> None:
+    line = SUKAKU.read_text().strip()
+    rows = tmp_path / "rows.txt"
+    cells = [line[k : k + 9] for k in range(0, 729, 9)]
+    rows.write_text("".join(sep.join(cells[r * 9 : r * 9 + 9]) + "\n" for r in range(9)))
+    assert run("hint", str(rows)) == (0, NAKED_PAIR, "")
+    assert run("solve", str(rows))[1] == run("solve", str(SUKAKU))[1]
+
+
+def test_hint_refuses_a_misplaced_candidate_in_a_row_at_its_line_and_column(
+    run: CliRun, tmp_path: Path
+) -> None:
+    line = SUKAKU.read_text().strip()
+    rows = [line[k : k + 81] for k in range(0, 729, 81)]
+    rows[4] = rows[4][:20] + "7" + rows[4][21:]  # r5c3: 7 in the place of 3
+    bad = tmp_path / "rows.txt"
+    bad.write_text("\n".join(rows) + "\n")
+    code, out, err = run("hint", str(bad))
+    assert code == 2 and out == ""
+    assert "line 5, column 21: '7' stands in the place of 3 among the candidates of r5c3" in err

@@ -27,6 +27,14 @@ def sukaku_line(masks: list[int], symbols: str = "123456789ABCDEFG") -> str:
     return "".join("".join(symbols[k] if m >> k & 1 else "." for k in range(size)) for m in masks)
 
 
+def sukaku_rows(masks: list[int], symbols: str = "123456789ABCDEFG", sep: str = "") -> str:
+    """``masks`` as sukaku rows: one grid row per line, its cells parted by ``sep``."""
+    size = round(len(masks) ** 0.5)
+    line = sukaku_line(masks, symbols)
+    cells = [line[k : k + size] for k in range(0, len(line), size)]
+    return "".join(sep.join(cells[r * size : (r + 1) * size]) + "\n" for r in range(size))
+
+
 def marks_of(puzzle_board: Board) -> np.ndarray:
     """A board's candidates as bits, placed values as their own bit."""
     size = puzzle_board.tables.size
@@ -118,6 +126,91 @@ def test_a_misplaced_candidate_is_refused_where_it_stands(change: object, messag
         read_puzzles(text=text + "\n" + change(text) + "\n")  # type: ignore[operator]
 
 
+@pytest.mark.parametrize("sep", ["", " ", "  "])
+def test_a_sukaku_written_a_row_per_line_reads_as_its_line(sep: str) -> None:
+    [line] = read_puzzles(SUKAKU)
+    assert line.candidates is not None
+    [rows] = read_puzzles(text=sukaku_rows(line.candidates.tolist(), sep=sep))
+    assert rows.candidates is not None and rows.candidates.tolist() == line.candidates.tolist()
+    assert np.array_equal(rows.givens, line.givens)
+    # r5c3 starts on line 5, after two cells (and their separators)
+    assert rows.grid.where[4, 2].tolist() == [5, 1 + 2 * (9 + len(sep))]
+    assert rows.text(solve_exact(rows).values) == line.text(solve_exact(line).values)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        HODOKU,
+        DATA / "janko" / "16x16" / "301_16x16.puzzle.txt",
+        "1 0 0 0 0 6\n" + "0 0 0 0 0 0\n" * 5,
+    ],
+)
+def test_the_marks_ndoku_draws_read_back_the_same_as_sukaku_rows(source: Path | str) -> None:
+    """ndoku's own writer of candidates (the pencil-mark drawing) and the rows agree, on a
+    9×9, a 16×16 (16 lines of 256 are also 16 one-line puzzles) and a 6×6 (not that)."""
+    [puzzle] = read_puzzles(source) if isinstance(source, Path) else read_puzzles(text=source)
+    board = Board.start(puzzle)
+    [drawn] = read_puzzles(text=draw_marks(puzzle, board.values, board.cand).plain + "\n")
+    assert drawn.candidates is not None
+    marks = drawn.candidates.tolist()
+    for sep in ("", " "):
+        [rows] = read_puzzles(text=sukaku_rows(marks, sep=sep))
+        assert rows.candidates is not None and rows.candidates.tolist() == marks
+        assert np.array_equal(rows.givens, drawn.givens)
+
+
+def test_sukaku_rows_are_a_batch_back_to_back_or_parted_by_blank_lines() -> None:
+    [line] = read_puzzles(SUKAKU)
+    assert line.candidates is not None
+    rows = sukaku_rows(line.candidates.tolist())
+    for text in (rows + rows, rows + "\n" + rows):
+        _, second = read_puzzles(text=text)
+        assert second.candidates is not None
+        assert second.candidates.tolist() == line.candidates.tolist()
+        assert second.grid.where[0, 0].tolist() == [10 + text.count("\n\n"), 1]
+
+
+def test_one_line_puzzles_as_many_as_their_rows_stay_one_line_puzzles() -> None:
+    nine = (DATA / "sudoku9" / "norvig_easy50.txt").read_text().split()[:9]
+    assert [p.candidates for p in read_puzzles(text="\n".join(nine) + "\n")] == [None] * 9
+    # givens at their own place in a row: this one reads as a row of 4×4 sukaku, the rest not
+    four = ["1000020000300004", "0200100000010300", "3000000410000020", "0040300000020000"]
+    assert len(read_puzzles(text="\n".join(four) + "\n")) == 4
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: [*r[:4], r[4][:20] + "7" + r[4][21:], *r[5:]], r"line 5, column 21: '7' stands"),
+        (
+            lambda r: [*r[:4], r[4][:80], *r[5:]],
+            r"line 5, column 1: expected a row of the 9×9 sukaku from line 1: 9 cells of 9 "
+            r"characters, found 80 characters",
+        ),
+        (
+            lambda r: [*r[:6], r[6][:9] + " " + r[6][9:17] + " " + r[6][17:], *r[7:]],
+            r"line 7, column 11: expected a row .*, found a cell of 8 characters",
+        ),
+        (lambda r: r[:8], r"line 1: a 9×9 sukaku written a row per line takes 9 lines; the one "),
+        (lambda r: r + r[:1], r"line 10: a 9×9 sukaku .* starting here has 1 "),
+    ],
+)
+def test_sukaku_rows_are_refused_at_the_line_and_column_of_the_fault(
+    change: object, message: str
+) -> None:
+    text = SUKAKU.read_text().strip()
+    rows = [text[k : k + 81] for k in range(0, 729, 81)]
+    with pytest.raises(ParseError, match=message):
+        read_puzzles(text="\n".join(change(rows)) + "\n")  # type: ignore[operator]
+
+
+def test_sukaku_rows_that_read_two_ways_are_refused_at_their_first_line() -> None:
+    row = ("0" + "." * 15) * 16 + "\n"  # 0 is value 1 in 0-F, no candidate in 1-9A-G
+    with pytest.raises(AlphabetError, match=r"line 2: .* two ways, as 1-9A-G or as 0-F"):
+        read_puzzles(text="# a 16×16, a row per line\n" + row * 16)
+
+
 def test_a_16x16_sukaku_line_that_reads_two_ways_is_refused() -> None:
     line = ("0" + "." * 15) * 256  # 0 is value 1 in 0-F, no candidate in 1-9A-G
     with pytest.raises(AlphabetError, match=r"line 1: .* two ways, as 1-9A-G or as 0-F"):
@@ -152,6 +245,44 @@ def test_a_drawn_cell_without_candidates_is_refused() -> None:
         read_puzzles(text=drawing)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ("| 1    34", "| .    34", "line 2, column 3"),
+        ("| 6    2 ", "| 6    . ", "line 3, column 8"),
+    ],
+)
+def test_a_dot_in_a_pencil_mark_grid_is_refused_with_what_to_write(
+    old: str, new: str, where: str
+) -> None:
+    """A dot for an unknown cell is refused where it stands, not read as a missing cell of
+    some other layout (which advised an empty mark, ``0``, that pencil marks refuse too)."""
+    text = HODOKU.read_text().replace(old, new, 1)
+    message = rf"{where}: '\.' gives this cell no candidates: .*write them all \(123456789\)"
+    with pytest.raises(ParseError, match=message):
+        read_puzzles(text=text)
+
+
+def test_a_dot_in_a_0_to_F_pencil_mark_grid_is_told_the_candidates_in_0_to_F() -> None:
+    rows = [["0123456789ABCDEF"] * 16 for _ in range(16)]
+    rows[0][0], rows[3][5] = "0123456789ABCDE", "."  # a 16-character first token is a line
+    with pytest.raises(ParseError, match=r"line 4, column 86: .*\(0123456789ABCDEF\)"):
+        read_puzzles(text=grid_text(rows))
+
+
+def test_a_stray_dot_in_a_multi_grid_of_pencil_marks_is_not_told_to_write_0() -> None:
+    [puzzle] = read_puzzles(Path(__file__).parent.parent / "examples" / "samurai.txt")
+    board = Board.start(puzzle)
+    rows = [["."] * puzzle.grid.shape[1] for _ in range(puzzle.grid.shape[0])]
+    for cell, (r, c) in enumerate(puzzle.frame.cell_rc):
+        listed = "".join(str(v + 1) for v in np.flatnonzero(board.cand[cell]))
+        rows[r][c] = str(board.values[cell]) if board.values[cell] else listed
+    rows[0][1] = "."  # r1c2 of the first sub-grid, unknown
+    with pytest.raises(ParseError, match=r"this '\.' breaks .*; write its candidates") as error:
+        read_puzzles(text=grid_text(rows))
+    assert "write 0" not in str(error.value)
+
+
 def test_ordinary_grids_stay_ordinary() -> None:
     [plain] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
     assert plain.candidates is None
@@ -178,10 +309,15 @@ def test_a_pencil_mark_drawing_reads_back_as_the_same_marks(source: Path) -> Non
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.integers(1, 15), min_size=16, max_size=16))
-def test_any_4x4_marks_round_trip_through_the_sukaku_line(masks: list[int]) -> None:
+@given(st.lists(st.integers(1, 15), min_size=16, max_size=16), st.sampled_from([None, "", " "]))
+def test_any_4x4_marks_round_trip_through_the_sukaku_line_and_rows(
+    masks: list[int], sep: str | None
+) -> None:
+    """The line, or rows with cells run together or parted (four lines of 16 characters are
+    also four one-line 4×4 puzzles; cells that list all four are tokens too)."""
+    text = sukaku_line(masks) + "\n" if sep is None else sukaku_rows(masks, sep=sep)
     try:
-        [puzzle] = read_puzzles(text=sukaku_line(masks) + "\n")
+        [puzzle] = read_puzzles(text=text)
     except ConflictError:  # two cells of one unit with the same single candidate
         return
     assert puzzle.candidates is not None and puzzle.candidates.tolist() == masks

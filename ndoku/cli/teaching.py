@@ -91,9 +91,9 @@ def hint(
     it rests on, and what it places or removes.
 
     Filled cells count as givens, so a partly solved grid gets the next step from where it
-    stands; pencil marks (a sukaku line, or a grid of candidate lists) are kept as the
-    candidates. Where no technique applies the step is a guess (the one solution's value,
-    proved by search), said as such.
+    stands; pencil marks (a sukaku line or its rows, or a grid of candidate lists) are kept
+    as the candidates. Where no technique applies the step is a guess (the one solution's
+    value, proved by search), said as such.
     """
     statuses: list[int] = []
     for where, told in _explained(files, symbols, layout, timeout, 1, statuses):

@@ -183,10 +183,16 @@ def _uncovered_error(
         count, wr, wc = min(holes)
         dr, dc = (int(x) for x in np.argwhere(~mask[wr : wr + size, wc : wc + size])[0])
         r, c = wr + dr, wc + dc
+        # A pencil-mark grid refuses an empty cell: it lists the cell's candidates instead.
+        fill = (
+            "its candidates (all of them where any value may go)"
+            if grid is not None and grid.marks is not None
+            else "0 for an empty cell"
+        )
         message = (
             f"this '.' breaks the {size}×{size} sub-grid at canvas row {wr + 1}, column "
-            f"{wc + 1}, which lacks only {count} cell{'s' if count > 1 else ''}; write 0 for an "
-            "empty cell, or declare the layout with '# subgrids:' or '# layout:'"
+            f"{wc + 1}, which lacks only {count} cell{'s' if count > 1 else ''}; write {fill}, "
+            "or declare the layout with '# subgrids:' or '# layout:'"
         )
     if grid is None:
         return LayoutError(f"canvas row {r + 1}, column {c + 1}: {message}")

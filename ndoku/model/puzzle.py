@@ -224,11 +224,13 @@ def _check_marks(grid: Grid, layout: Layout) -> None:
     blank = np.argwhere(cells & (grid.marks == 0))
     if style.kind != "line" and len(blank):
         r, c = (int(x) for x in blank[0])
+        every = "".join(style.symbol(v) for v in range(1, size + 1))
         raise grid.error(
             r,
             c,
             f"{str(grid.written[r, c])!r} gives this cell no candidates: a pencil-mark grid lists "
-            "each cell's candidates (all of them where any value may go), or its value",
+            "each cell's candidates, or its value; where any value may go, write them all "
+            f"({every})",
         )
 
 

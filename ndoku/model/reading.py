@@ -16,7 +16,9 @@ where the sub-grids are, their size follows from the largest value. So each read
 
 A pencil-mark grid (:mod:`ndoku.text.marks`) is read the same way, its candidate lists too:
 a reading fits only when it reads every symbol of every list, and two readings are one only
-when they give the same candidates. Its dots are always missing cells.
+when they give the same candidates. Its dots are read as below; a dot that turns out to be a
+cell lists no candidates, which :func:`ndoku.model.puzzle.from_grid` refuses at its line and
+column (a pencil-mark grid lists every cell's candidates).
 
 A dot is a missing cell, unless the canvas is square and reads as one grid only with its dots
 empty (``53..7....``); with a declared alphabet of N symbols an N×N canvas is one grid. A
@@ -175,12 +177,7 @@ def _dotted(grid: Grid, override: str | None) -> Grid | None:
     """The grid with its dots read as empty cells, when it may be one square grid."""
     rows, cols = grid.shape
     declared = override is not None or grid.header("layout") or grid.header("subgrids")
-    if (
-        declared
-        or grid.marks is not None
-        or rows != cols
-        or not ((grid.values == MISSING) & (grid.written == ".")).any()
-    ):
+    if declared or rows != cols or not ((grid.values == MISSING) & (grid.written == ".")).any():
         return None
     # Dots only: a blank column of a drawing stays a missing cell.
     values = np.where(grid.written == ".", EMPTY, grid.values).astype(np.int32)

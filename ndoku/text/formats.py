@@ -22,7 +22,8 @@ sections
     ``[Puzzle]`` starts the grid of a SadMan ``.sdk`` file; other sections (``[State]``) and
     ``#A``-style metadata lines are skipped.
 pencil marks
-    A sukaku line (729 characters for a 9×9, one line per puzzle), or a grid of tokens in
+    A sukaku line (729 characters for a 9×9, one line per puzzle), the same characters one
+    grid row per line (9 lines of 81; blocks of them are a batch), or a grid of tokens in
     which tokens list candidates (``159``), framed as HoDoKu frames it (``.---.``, ``:---+``,
     ``'---'``): see :mod:`ndoku.text.marks`.
 """
@@ -52,7 +53,15 @@ from ndoku.text.grid import (
     Style,
     Template,
 )
-from ndoku.text.marks import candidate_list, is_pencil_grid, list_bits, read_sukaku, sukaku_cells
+from ndoku.text.marks import (
+    candidate_list,
+    is_pencil_grid,
+    list_bits,
+    read_sukaku,
+    read_sukaku_rows,
+    sukaku_cells,
+    sukaku_rows,
+)
 
 #: Bars: separators inside a row (typed, then box-drawing).
 BARS = "|¦│┃║╎╏┆┇┊┋"
@@ -127,6 +136,13 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
     if not blocks:
         raise ParseError(f"{source} holds no puzzle (no grid lines)")
     first = blocks[0]
+    # Before one-line puzzles: N lines of N² characters are that too when N is a square.
+    if sukaku_rows(first.lines, alphabet):
+        return [
+            grid
+            for block in blocks
+            for grid in read_sukaku_rows(block.lines, alphabet, headers, source)
+        ]
     lines = [pair for block in blocks for pair in block.lines]
     cells = sukaku_cells(first.lines[0][1])
     # N² groups of N on a line might be a row of a pencil-mark grid: the next line decides.
