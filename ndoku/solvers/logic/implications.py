@@ -137,10 +137,7 @@ def _next(
 
 
 @kernel(refcounts=True)
-def _bfs(
-    source: int,
-    target: int,
-    most: int,
+def _graph(
     cand: BoolArray,
     index: IntArray,
     flat: IntArray,
@@ -153,15 +150,43 @@ def _bfs(
     peers: IntArray,
     use_x: bool,
     use_y: bool,
+) -> tuple[IntArray, IntArray]:
+    """The static implications of every node (:func:`_next`), as CSR: built once, read by
+    thousands of searches."""
+    nodes = 2 * flat.shape[0]
+    out = np.empty(nodes + cand.shape[1] + 8, dtype=np.int32)
+    ptr = np.zeros(nodes + 1, dtype=np.int32)
+    adj = np.empty(16 * nodes + 8, dtype=np.int32)
+    for node in range(nodes):
+        count = _next(
+            node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
+            peers, use_x, use_y, out,
+        )  # fmt: skip
+        if ptr[node] + count > adj.shape[0]:
+            grown = np.empty(2 * adj.shape[0] + count, dtype=np.int32)
+            grown[: ptr[node]] = adj[: ptr[node]]
+            adj = grown
+        adj[ptr[node] : ptr[node] + count] = out[:count]
+        ptr[node + 1] = ptr[node] + count
+    return ptr, adj
+
+
+@kernel(refcounts=True)
+def _bfs(
+    source: int,
+    target: int,
+    most: int,
+    ptr: IntArray,
+    adj: IntArray,
     dist: IntArray,
     parent: IntArray,
     queue: IntArray,
-    out: IntArray,
-) -> int:
-    """Breadth-first from ``source`` over at most ``most`` implications; ``dist`` (−1 where
-    not reached) and ``parent`` filled. Returns the distance of ``target`` (−1 if not
-    reached; −1 as target searches everything)."""
-    dist[:] = -1
+) -> tuple[int, int]:
+    """Breadth-first from ``source`` over at most ``most`` implications (:func:`_graph`);
+    ``dist`` (−1 everywhere on entry) and ``parent`` filled where reached. Returns the
+    distance of ``target`` (−1 if not reached; −1 as target searches everything) and how
+    many nodes were reached (the first of ``queue``; :func:`_unreach` puts ``dist``
+    back)."""
     dist[source] = 0
     parent[source] = -1
     head, tail = 0, 1
@@ -171,51 +196,44 @@ def _bfs(
         head += 1
         if dist[node] >= most:
             continue
-        count = _next(
-            node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
-            peers, use_x, use_y, out,
-        )  # fmt: skip
-        for i in range(count):
-            nxt = out[i]
+        for i in range(ptr[node], ptr[node + 1]):
+            nxt = adj[i]
             if dist[nxt] < 0:
                 dist[nxt] = dist[node] + 1
                 parent[nxt] = node
-                if nxt == target:
-                    return int(dist[nxt])
                 queue[tail] = nxt
                 tail += 1
-    return -1
+                if nxt == target:
+                    return int(dist[nxt]), tail
+    return -1, tail
+
+
+@kernel()
+def _unreach(dist: IntArray, queue: IntArray, reached: int) -> None:
+    """Put −1 back in ``dist`` where a search reached (cheaper than refilling it whole for
+    each of thousands of searches)."""
+    for i in range(reached):
+        dist[queue[i]] = -1
 
 
 @kernel(refcounts=True)
 def _loop_length(
     source: int,
     bound: int,
-    cand: BoolArray,
-    index: IntArray,
-    flat: IntArray,
-    per_cell: IntArray,
-    places: IntArray,
-    units: IntArray,
-    unit_ptr: IntArray,
-    unit_of: IntArray,
-    peer_ptr: IntArray,
-    peers: IntArray,
-    use_x: bool,
-    use_y: bool,
+    n_live: int,
+    ptr: IntArray,
+    adj: IntArray,
     dist: IntArray,
     queue: IntArray,
-    out: IntArray,
 ) -> int:
     """The implications from ``source`` to its negation (on to off, or off to on), or −1
-    when more than ``bound``, by breadth-first search to half that depth.
+    when more than ``bound``, by breadth-first search to half that depth (``dist``: −1
+    everywhere, on entry and on return).
 
     Every implication a → b has its contrapositive ¬b → ¬a among the implications, so a
     node x at distance i from the source, whose negation is at distance j, closes a chain
     of i + j: the shortest chain is the least i + j, and its middle node lies within half
     of it."""
-    n_live = flat.shape[0]
-    dist[:] = -1
     dist[source] = 0
     half = (bound + 1) // 2
     best = bound + 1
@@ -227,12 +245,8 @@ def _loop_length(
         level = dist[node]
         if level >= half or level + 1 >= best:
             break
-        count = _next(
-            node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
-            peers, use_x, use_y, out,
-        )  # fmt: skip
-        for i in range(count):
-            nxt = out[i]
+        for i in range(ptr[node], ptr[node + 1]):
+            nxt = adj[i]
             if dist[nxt] >= 0:
                 continue
             dist[nxt] = level + 1
@@ -241,6 +255,7 @@ def _loop_length(
             other = dist[nxt - n_live if nxt >= n_live else nxt + n_live]
             if other >= 0 and level + 1 + other < best:
                 best = level + 1 + other
+    _unreach(dist, queue, tail)
     return best if best <= bound else -1
 
 
@@ -265,10 +280,13 @@ def forcing_chain(
     per_cell, places = _tallies(cand, units)
     n_live = flat.shape[0]
     nodes = 2 * n_live
-    dist = np.empty(nodes, dtype=np.int32)
+    ptr, adj = _graph(
+        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, use_x,
+        use_y,
+    )  # fmt: skip
+    dist = np.full(nodes, -1, dtype=np.int32)
     parent = np.empty(nodes, dtype=np.int32)
     queue = np.empty(nodes, dtype=np.int32)
-    out = np.empty(nodes + cand.shape[1] + 8, dtype=np.int32)
     best = np.empty(0, dtype=np.int32)
     bound = most
     for k in range(n_live):
@@ -277,17 +295,12 @@ def forcing_chain(
                 continue
             source = k if on else n_live + k
             target = n_live + k if on else k
-            d = _loop_length(
-                source, bound, cand, index, flat, per_cell, places, units, unit_ptr, unit_of,
-                peer_ptr, peers, use_x, use_y, dist, queue, out,
-            )  # fmt: skip
+            d = _loop_length(source, bound, n_live, ptr, adj, dist, queue)
             if d < 0:
                 continue
             # the chain itself: the first shortest path breadth-first search finds
-            _bfs(
-                source, target, d, cand, index, flat, per_cell, places, units, unit_ptr,
-                unit_of, peer_ptr, peers, use_x, use_y, dist, parent, queue, out,
-            )  # fmt: skip
+            _, reached = _bfs(source, target, d, ptr, adj, dist, parent, queue)
+            _unreach(dist, queue, reached)
             best = np.empty(d + 1, dtype=np.int32)
             node = target
             for i in range(d, -1, -1):
@@ -321,15 +334,15 @@ def group_chain(
     per_cell, places = _tallies(cand, units)
     size = cand.shape[1]
     nodes = 2 * n_live
-    table = np.empty((n_live, nodes), dtype=np.int32)
+    ptr, adj = _graph(
+        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, True,
+        True,
+    )  # fmt: skip
+    table = np.full((n_live, nodes), -1, dtype=np.int32)
     parent = np.empty(nodes, dtype=np.int32)
     queue = np.empty(nodes, dtype=np.int32)
-    out = np.empty(nodes + size + 8, dtype=np.int32)
     for k in range(n_live):
-        _bfs(
-            k, -1, nodes, cand, index, flat, per_cell, places, units, unit_ptr, unit_of,
-            peer_ptr, peers, True, True, table[k], parent, queue, out,
-        )  # fmt: skip
+        _bfs(k, -1, nodes, ptr, adj, table[k], parent, queue)
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
     branches = np.empty(MOST_BRANCHES, dtype=np.int32)
