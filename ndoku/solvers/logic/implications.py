@@ -415,6 +415,13 @@ def contradiction(
     queue = np.empty(nodes, dtype=np.int32)
     stack = np.empty(nodes + 8, dtype=np.int32)
     roots = np.empty(nodes + 8, dtype=np.int32)
+    # candidates of a cell, and places of a value in a unit, not yet off (valid where the
+    # stamp is gen): an off node looks at its groups only when one is down to one or none
+    per_cell, places = _tallies(cand, units)
+    cell_left = np.empty(cand.shape[0], dtype=np.int32)
+    cell_stamp = np.zeros(cand.shape[0], dtype=np.int32)
+    unit_left = np.empty(units.shape[0] * size, dtype=np.int32)
+    unit_stamp = np.zeros(units.shape[0] * size, dtype=np.int32)
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
     mark = 0
@@ -451,6 +458,18 @@ def contradiction(
                         n_roots = 2
                         break
                     seen[n_live + m] = gen
+                    q = flat[m] // size
+                    if cell_stamp[q] != gen:
+                        cell_stamp[q] = gen
+                        cell_left[q] = per_cell[q]
+                    cell_left[q] -= 1
+                    w = flat[m] % size
+                    for i2 in range(unit_ptr[q], unit_ptr[q + 1]):
+                        g = unit_of[i2] * size + w
+                        if unit_stamp[g] != gen:
+                            unit_stamp[g] = gen
+                            unit_left[g] = places[unit_of[i2], w]
+                        unit_left[g] -= 1
                     first[n_live + m] = used
                     par[used] = node
                     used += 1
@@ -461,7 +480,7 @@ def contradiction(
             # off(c, v): c's last candidate, or v's last place in a unit of c, goes on
             for pass_ in range(unit_ptr[c + 1] - unit_ptr[c] + 1):
                 if pass_ == 0:
-                    if one_value:
+                    if one_value or cell_left[c] > 1:
                         continue
                     left, at, start = 0, -1, used
                     for w in range(size):
@@ -475,7 +494,7 @@ def contradiction(
                                 at = m
                 else:
                     u = unit_of[unit_ptr[c] + pass_ - 1]
-                    if not lacking[u, v]:
+                    if not lacking[u, v] or unit_left[u * size + v] > 1:
                         continue
                     left, at, start = 0, -1, used
                     for q in units[u]:
