@@ -418,6 +418,12 @@ def contradiction(
     # candidates of a cell, and places of a value in a unit, not yet off (valid where the
     # stamp is gen): an off node looks at its groups only when one is down to one or none
     per_cell, places = _tallies(cand, units)
+    # what an on node implies is static: off for its peers, and for its cell's other values
+    # unless on one value (off nodes are followed on the board as it is reached)
+    ptr, adj = _graph(
+        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, False,
+        not one_value,
+    )  # fmt: skip
     cell_left = np.empty(cand.shape[0], dtype=np.int32)
     cell_stamp = np.zeros(cand.shape[0], dtype=np.int32)
     unit_left = np.empty(units.shape[0] * size, dtype=np.int32)
@@ -442,15 +448,9 @@ def contradiction(
             c = flat[j] // size
             v = flat[j] % size
             if on:
-                for i in range(peer_ptr[c], peer_ptr[c + 1] + size):
-                    if i < peer_ptr[c + 1]:
-                        m = index[peers[i] * size + v]
-                    else:
-                        w = i - peer_ptr[c + 1]
-                        if one_value or w == v or not cand[c, w]:
-                            continue
-                        m = index[c * size + w]
-                    if m < 0 or seen[n_live + m] == gen:
+                for i in range(ptr[node], ptr[node + 1]):
+                    m = adj[i] - n_live
+                    if seen[n_live + m] == gen:
                         continue
                     if seen[m] == gen:  # m is on: it would be both
                         roots[0] = m
