@@ -288,8 +288,7 @@ def _consequences(
         return
     if len(values) == 1:
         [z] = values
-        seeing = cand[:, z] & tables.sees[holders].all(axis=0)
-        seeing[holders] = False
+        seeing = cand[:, z] & tables.sees[holders].all(axis=0)  # no cell sees itself
         removed = [(int(c), z + 1) for c in np.flatnonzero(seeing)]
         if removed:
             yield _Consequence(2, 0.0, removed)
