@@ -70,7 +70,8 @@ STEP_NAMES = tuple(
 RECTANGLE_RATING = 4.5
 #: Rating of each BUG type (type 3: and a tenth per value of its subset past one).
 GRAVE_RATINGS = {1: 5.6, 2: 5.7, 3: 5.7, 4: 5.7}
-#: The most cells of a deadly pattern searched (loops rate 5.0 from ten cells on).
+#: The most cells of a deadly pattern searched: a bound on the search, which Sukaku Explainer
+#: does without (loops that long are rare, and all rate 5.0).
 MOST_PATTERN = 14
 #: Numbers the pattern search may return (records of 3 + cells); past it, it stops.
 ROOM = 4096
@@ -435,8 +436,11 @@ def unique_loops(board: Board) -> Step | None:
     """
 
     def steps() -> Iterator[UniquenessStep]:
+        patterns = deadly_patterns(board)
+        if not patterns:
+            return
         lacking = board.lacking()
-        for x, y, cells in deadly_patterns(board):
+        for x, y, cells in patterns:
             rescue = {
                 c: [int(v) for v in np.flatnonzero(board.cand[c]) if v not in (x - 1, y - 1)]
                 for c in cells
