@@ -10,6 +10,8 @@ from conftest import CliRun
 
 from ndoku.model.puzzle import read_puzzles
 from ndoku.solvers.exact import solve_exact
+from ndoku.solvers.logic import Board
+from ndoku.tasks.explain import explain
 
 DATA = Path(__file__).parent / "data"
 EASY = DATA / "sudoku9" / "norvig_easy50.txt"
@@ -85,3 +87,49 @@ def test_hexadoku_steps_use_its_own_symbols(run: CliRun) -> None:
     solution = solve_exact(puzzle).values
     written = set(puzzle.text(solution).split())  # the answer in the puzzle's own alphabet
     assert len(symbols) == 16 and symbols == written - {"."}
+
+
+DIABOLICAL = DATA / "sudoku9" / "sudoku_exchange_diabolical_first100.txt"
+
+
+def _sukaku(board: Board) -> str:
+    """The board as a sukaku line: nine characters per cell, a value's digit where it is a
+    candidate (or placed), ``.`` where not."""
+    return "".join(
+        str(v) if board.cand[c, v - 1] or board.values[c] == v else "."
+        for c in range(len(board.values))
+        for v in range(1, 10)
+    )
+
+
+def test_hint_assumes_uniqueness_only_when_asked(run: CliRun, tmp_path: Path) -> None:
+    # the 9th diabolical puzzle's path meets a unique rectangle at step 37
+    [puzzle] = read_puzzles(text=DIABOLICAL.read_text().splitlines()[8] + "\n")
+    told = explain(puzzle, assume_unique=True)
+    k = next(k for k, s in enumerate(told.path.steps) if s.technique == "unique rectangle type 1")
+    board = list(told.boards())[k]
+    path = tmp_path / "marks.txt"
+    path.write_text(_sukaku(board) + "\n")
+    _, plain, _ = run("hint", str(path))
+    code, out, _ = run("hint", str(path), "--assume-unique", "--format", "json")
+    record = json.loads(out)
+    assert code == 0 and not plain.startswith("Unique rectangle")
+    assert record["technique"] == "unique rectangle type 1"
+    assert record["text"] == told.text(k) and " could swap places in them " in record["text"]
+    assert len(record["cells"]) == 4 and len(record["eliminations"]) == 2
+
+
+def test_rate_and_explain_with_assume_unique(run: CliRun, tmp_path: Path) -> None:
+    one = first_line(tmp_path, DIABOLICAL, 8)
+    _, out, _ = run("rate", str(one), "--chains", "0", "--format", "json")
+    code, assumed, _ = run("rate", str(one), "--chains", "0", "--format", "json", "--assume-unique")
+    assert code == 0 and "unique rectangle type 1" in json.loads(assumed)["techniques"]
+    assert "unique rectangle type 1" not in json.loads(out)["techniques"]
+    code, out, _ = run("explain", str(one), "--assume-unique")
+    assert code == 0 and "unique rectangle type 1 ×1" in out.splitlines()[-1]
+    # several solutions: still refused, or not rated, as without the option
+    several = str(Path("layouts") / "4x4.txt")
+    code, _, err = run("explain", several, "--assume-unique")
+    assert code == 2 and "exactly one solution" in err
+    code, out, _ = run("rate", several, "--assume-unique", "--chains", "0")
+    assert code == 1 and out.startswith("not rated: more than one solution")

@@ -57,6 +57,16 @@ def timeout_option(help: str) -> Callable[[F], F]:
     )
 
 
+def assume_unique_option(command: F) -> F:
+    """``--assume-unique``: the logic path may use the uniqueness techniques."""
+    return click.option(
+        "--assume-unique",
+        is_flag=True,
+        help="Use the uniqueness techniques too (unique rectangles and loops, BUG), which "
+        "hold only for a puzzle with one solution: the search proves that first.",
+    )(command)
+
+
 def limit_options(command: F) -> F:
     """Bounds every solving command shares."""
     command = timeout_option("Seconds per puzzle before giving up.")(command)

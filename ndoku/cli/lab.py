@@ -12,6 +12,7 @@ from ndoku.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_UNSOLVED,
     Failure,
+    assume_unique_option,
     chain_options,
     file_record,
     format_option,
@@ -51,6 +52,7 @@ from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TEMPERATURES,
     ("text", "json"),
     "text: one line per puzzle; json: one object per puzzle and line.",
 )
+@assume_unique_option
 def rate(
     files: tuple[str, ...],
     chains: int,
@@ -59,6 +61,7 @@ def rate(
     layout: str | None,
     symbols: str | None,
     fmt: str,
+    assume_unique: bool,
 ) -> None:
     """Rate the puzzles in FILES by their solving path: the easiest technique that applies,
     step after step (as 'ndoku explain' shows it).
@@ -86,7 +89,11 @@ def rate(
             for number, puzzle in enumerate(puzzles, start=1):
                 start = time.perf_counter()
                 rating = rate_puzzle(
-                    puzzle, chains=chains, max_proposals=max_proposals, timeout=timeout
+                    puzzle,
+                    chains=chains,
+                    max_proposals=max_proposals,
+                    timeout=timeout,
+                    assume_unique=assume_unique,
                 )
                 ratings.append(rating)
                 if rating.level is None or rating.lower_bound:

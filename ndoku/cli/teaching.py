@@ -13,6 +13,7 @@ from ndoku.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_UNSOLVED,
     Failure,
+    assume_unique_option,
     file_record,
     format_option,
     puzzle_options,
@@ -33,6 +34,7 @@ def _explained(
     layout: str | None,
     timeout: float,
     most_steps: int | None,
+    assume_unique: bool,
     bad: list[int],
 ) -> Iterator[tuple[dict[str, Any], Explanation]]:
     """(the record's file and number, the explanation) of every puzzle; a file that cannot
@@ -45,7 +47,7 @@ def _explained(
             continue
         for number, puzzle in enumerate(puzzles, start=1):
             where = file_record(path, number, len(puzzles) > 1)
-            yield where, explain(puzzle, timeout, most_steps)
+            yield where, explain(puzzle, timeout, most_steps, assume_unique)
 
 
 TIMEOUT_HELP = "Seconds per puzzle, for the check of its one solution and for the path."
@@ -79,6 +81,7 @@ def _draw(console: Console, told: Explanation, board: Board, step: Step | None) 
 )
 @timeout_option(TIMEOUT_HELP)
 @click.option("--pretty", is_flag=True, help=PRETTY_HELP.format(which="the step"))
+@assume_unique_option
 def hint(
     files: tuple[str, ...],
     layout: str | None,
@@ -86,6 +89,7 @@ def hint(
     fmt: str,
     timeout: float,
     pretty: bool,
+    assume_unique: bool,
 ) -> None:
     """The next step for the puzzles in FILES: the easiest technique that applies, the cells
     it rests on, and what it places or removes.
@@ -96,7 +100,7 @@ def hint(
     value, proved by search), said as such.
     """
     statuses: list[int] = []
-    for where, told in _explained(files, symbols, layout, timeout, 1, statuses):
+    for where, told in _explained(files, symbols, layout, timeout, 1, assume_unique, statuses):
         if not told.path.steps:
             if not told.path.solved:
                 statuses.append(EXIT_UNSOLVED)
@@ -133,6 +137,7 @@ def _legend(told: Explanation) -> str:
 )
 @timeout_option(TIMEOUT_HELP)
 @click.option("--pretty", is_flag=True, help=PRETTY_HELP.format(which="each step"))
+@assume_unique_option
 def explain(
     files: tuple[str, ...],
     layout: str | None,
@@ -140,6 +145,7 @@ def explain(
     fmt: str,
     timeout: float,
     pretty: bool,
+    assume_unique: bool,
 ) -> None:
     """The whole solving path of the puzzles in FILES, one step per line, easiest technique
     first at every step, and a summary: the techniques used, how often, the hardest.
@@ -150,7 +156,8 @@ def explain(
     """
     statuses: list[int] = []
     drawing = pretty and fmt == "text"
-    for where, told in _explained(files, symbols, layout, timeout, None, statuses):
+    explained = _explained(files, symbols, layout, timeout, None, assume_unique, statuses)
+    for where, told in explained:
         if not told.path.solved:
             statuses.append(EXIT_UNSOLVED)
         if drawing:

@@ -22,6 +22,8 @@ from ndoku.solvers.logic import Board, Path, Step, solve_path
 from ndoku.solvers.logic.board import Tables
 from ndoku.solvers.logic.forcing import node_of
 from ndoku.solvers.logic.path import apply
+from ndoku.solvers.logic.techniques import SUBSET_NAMES
+from ndoku.solvers.logic.uniqueness import UniquenessStep
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,10 +107,15 @@ class Explanation:
 
 
 def explain(
-    puzzle: Puzzle, timeout: float = DEFAULT_TIMEOUT, most_steps: int | None = None
+    puzzle: Puzzle,
+    timeout: float = DEFAULT_TIMEOUT,
+    most_steps: int | None = None,
+    assume_unique: bool = False,
 ) -> Explanation:
     """The logic engine's path for ``puzzle`` (its first ``most_steps`` steps), after checking
     that it has one solution (a path is a proof only then; its filled cells count as givens).
+    With ``assume_unique`` the path uses the uniqueness techniques too, which that check
+    makes sound.
 
     Raises
     ------
@@ -134,7 +141,13 @@ def explain(
         }.get(checked.status, "its uniqueness could not be proved")
         marked = " within its pencil marks" if puzzle.candidates is not None else ""
         raise NdokuError(f"a solving path needs a puzzle with exactly one solution; {why}{marked}")
-    path = solve_path(puzzle, solution=checked.values, timeout=timeout, most_steps=most_steps)
+    path = solve_path(
+        puzzle,
+        solution=checked.values,
+        timeout=timeout,
+        most_steps=most_steps,
+        assume_unique=assume_unique,
+    )
     return Explanation(puzzle, path)
 
 
@@ -153,6 +166,8 @@ def describe(puzzle: Puzzle, step: Step) -> str:
     if step.technique == "naked single":
         return f"{name}: {cells} can only hold {digits}."
     removed = _removed(puzzle, step)
+    if isinstance(step, UniquenessStep):
+        return f"{name}: {_uniqueness(puzzle, step, units)}: {removed}."
     if step.technique in ("pointing", "claiming", "locked candidates"):
         return (
             f"{name}: in {units[0]}, {digits} can only go in {cells}, which lie in "
@@ -212,6 +227,54 @@ def describe(puzzle: Puzzle, step: Step) -> str:
     return f"{name} on {digits}: in {base}, {digits} can only go in {cover}; so {removed}."
 
 
+def _uniqueness(puzzle: Puzzle, step: UniquenessStep, units: list[str]) -> str:
+    """Why a uniqueness step's rescue holds, and what its type draws from it."""
+    symbol = puzzle.grid.style.symbol
+    holders: dict[int, list[str]] = {}
+    for cell, value in step.rescue:
+        holders.setdefault(cell, []).append(symbol(value))
+    names = [cell_name(puzzle, c) for c in holders]
+    either = _and(names, "or")
+    values = sorted({v for _, v in step.rescue})
+    if step.technique.startswith("BUG"):
+        rescued = _and([f"{cell_name(puzzle, c)}'s {_and(vs)}" for c, vs in holders.items()])
+        why = (
+            f"without {rescued}, every free cell would have two candidates and every value two "
+            "places in each unit that lacks it, and such a grid has no solution or several"
+        )
+        other = "its other value"
+    else:
+        x, y = (symbol(v) for v in step.digits)
+        cells = _and([cell_name(puzzle, c) for c in step.cells])
+        why = (
+            f"{cells} all have {x} and {y}; if none held another value, {x} and {y} could "
+            "swap places in them and the puzzle would have two solutions"
+        )
+        other = "another value"
+    if step.kind == 1:
+        return f"{why}. So {names[0]} holds {_and(holders[step.rescue[0][0]], 'or')}"
+    if step.kind == 2:
+        return f"{why}. So one of {_and(names)} holds {symbol(values[0])}"
+    if step.kind == 4:
+        w = symbol(step.link)
+        return (
+            f"{why}. So {either} holds {other}; in {units[0]}, {w} can only go in {either}, "
+            f"so one holds {w} and the other {other}"
+        )
+    subset = _and([cell_name(puzzle, c) for c in step.subset])
+    digits = _and([symbol(v) for v in step.subset_digits])
+    if step.hidden:
+        return (
+            f"{why}. So at most one of {_and(names)} holds {x} or {y}, and in {units[0]}, "
+            f"{digits} can only go in {subset} and that one"
+        )
+    kind = SUBSET_NAMES[len(step.subset_digits)]
+    return (
+        f"{why}. So {either} holds {_and([symbol(v) for v in values], 'or')}, which with "
+        f"{subset} makes a naked {kind} on {digits} in {units[0]}"
+    )
+
+
 def _node_said(puzzle: Puzzle, node: int, sure: bool = False) -> str:
     """``r3c5 is 7`` or ``r3c5 is not 7`` for a chain's node (see :attr:`Step.chain`)."""
     cell, value, on = node_of(node, puzzle.size)
@@ -267,8 +330,8 @@ def _span(numbers: object) -> str:
     return f"{low}" if low == high else f"{low}-{high}"
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _and(words: list[str], last: str = "and") -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
 def _removed(puzzle: Puzzle, step: Step) -> str:

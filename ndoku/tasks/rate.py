@@ -312,6 +312,7 @@ def rate(
     max_proposals: int = RATE_MAX_PROPOSALS,
     timeout: float = DEFAULT_TIMEOUT,
     path_timeout: float | None = None,
+    assume_unique: bool = False,
 ) -> Rating:
     """Rate a puzzle: the exact search proves it has one solution, the logic path (given that
     solution) rates it, and optionally chains give their opinion.
@@ -331,6 +332,9 @@ def rate(
         each chain.
     path_timeout : float, optional
         Seconds for the path instead (when it runs out, level and score are lower bounds).
+    assume_unique : bool
+        Let the path use the uniqueness techniques (sound: only a puzzle the search proved
+        unique gets a path).
 
     Examples
     --------
@@ -358,6 +362,7 @@ def rate(
         values=np.asarray(fixed, dtype=np.int32),
         solution=exact.values,
         timeout=timeout if path_timeout is None else path_timeout,
+        assume_unique=assume_unique,
     )
     hardest = path.hardest
     proposals: int | None = None

@@ -38,6 +38,7 @@ import numpy as np
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact import solve_exact, solve_many
+from ndoku.solvers.logic.uniqueness import STEP_NAMES
 from ndoku.tasks.rate import LEVEL_OF, LEVELS, IntArray, Rating, rate, singles
 
 #: A removal check that searches more nodes than this is counted as failed (the group stays).
@@ -144,9 +145,14 @@ def _level_named(name: str) -> str:
 
 
 def _technique_named(name: str) -> str:
-    known = {_key(technique): technique for technique in LEVEL_OF}
+    known = {_key(technique): technique for technique in LEVEL_OF if technique not in STEP_NAMES}
+    if _key(name) in map(_key, STEP_NAMES):
+        raise NdokuError(
+            f"{name!r} is a uniqueness technique, which the rating of a generated puzzle does "
+            "not use (see 'ndoku rate --assume-unique')"
+        )
     if _key(name) not in known:
-        raise NdokuError(f"unknown technique {name!r} (known: {', '.join(LEVEL_OF)})")
+        raise NdokuError(f"unknown technique {name!r} (known: {', '.join(known.values())})")
     return known[_key(name)]
 
 

@@ -6,6 +6,8 @@
 - :mod:`.wings`: wings of four to seven cells (WXYZ … TUVWXYZ), a compiled search;
 - :mod:`.implications`: compiled searches of the implication graph, and :mod:`.forcing`, the
   steps they make (forcing chains, cell and unit forcing chains, Nishio, dynamic chains);
+- :mod:`.uniqueness`: unique rectangles and loops, and BUG, only for a puzzle known to have
+  one solution (``assume_unique``);
 - :mod:`.guess`: the last resort, a guess from the proved solution (counted);
 - :mod:`.path`: every technique easiest first (:data:`~.path.TECHNIQUES`), the easiest step
   applied until solved or stuck.

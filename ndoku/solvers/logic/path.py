@@ -25,6 +25,7 @@ from ndoku.solvers.logic.techniques import (
     naked_single,
     naked_subset,
 )
+from ndoku.solvers.logic.uniqueness import STEP_NAMES, bivalue_universal_grave, unique_loops
 from ndoku.solvers.logic.wings import wing
 
 
@@ -39,7 +40,8 @@ def chains(board: Board) -> Step | None:
 
 
 #: Every technique in the order a path tries them (Sukaku Explainer's order, which rises
-#: with difficulty but for a few): (name, rating of its easiest form, finder).
+#: with difficulty but for a few): (name, rating of its easiest form, finder). Those of
+#: :data:`UNIQUENESS` only when the path may assume the puzzle has one solution.
 TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("full house", 1.0, full_house),
     ("hidden single", 1.2, hidden_single),
@@ -54,11 +56,13 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("two strong links", 4.0, x_chain(2)),  # skyscraper, two-string kite, turbot fish
     ("XY-wing", 4.2, xy_wing),
     ("XYZ-wing", 4.4, xyz_wing),
+    ("unique rectangles and loops", 4.5, unique_loops),
     ("naked quad", 5.0, naked_subset(4, 5.0)),
     ("jellyfish", 5.2, fish(4, 5.2)),
     ("hidden quad", 5.4, hidden_subset(4, 5.4)),
     ("three strong links", 5.4, x_chain(3)),
     ("WXYZ-wing", 5.5, wing(4)),
+    ("bivalue universal grave", 5.6, bivalue_universal_grave),
     ("four strong links", 5.8, x_chain(4)),
     ("VWXYZ-wing", 6.2, wing(5)),
     ("UVWXYZ-wing", 6.6, wing(6)),
@@ -68,6 +72,9 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("cell and unit forcing chains", 8.0, group_forcing_chain),
     ("dynamic forcing chain", 8.5, dynamic_chain(False)),
 )
+
+#: The techniques of :data:`TECHNIQUES` that hold only for a puzzle with one solution.
+UNIQUENESS = frozenset({"unique rectangles and loops", "bivalue universal grave"})
 
 #: What a path needs, easiest first: the level of the most advanced family it uses.
 LEVELS = (
@@ -89,6 +96,8 @@ LEVEL_OF = {
     **dict.fromkeys(("skyscraper", "two-string kite", "turbot fish"), "wings"),
     **dict.fromkeys(("XY-wing", "XYZ-wing", "W-wing"), "wings"),
     **dict.fromkeys(("WXYZ-wing", "VWXYZ-wing", "UVWXYZ-wing", "TUVWXYZ-wing"), "wings"),
+    # patterns of a few cells rated among the wings (4.5 to 6), the assumption aside
+    **dict.fromkeys(STEP_NAMES, "wings"),
     **dict.fromkeys(("X-chain", "XY-chain", "alternating inference chain"), "chains"),
     **dict.fromkeys(
         ("Nishio", "cell forcing chain", "unit forcing chain", "dynamic forcing chain"),
@@ -98,10 +107,14 @@ LEVEL_OF = {
 }
 
 
-def next_step(board: Board, solution: IntArray | None = None) -> Step | None:
-    """The first step of the easiest technique that applies; with ``solution``, a guess
-    when none does; else None."""
-    for _, _, find in TECHNIQUES:
+def next_step(
+    board: Board, solution: IntArray | None = None, assume_unique: bool = False
+) -> Step | None:
+    """The first step of the easiest technique that applies (those of :data:`UNIQUENESS`
+    only with ``assume_unique``); with ``solution``, a guess when none does; else None."""
+    for name, _, find in TECHNIQUES:
+        if name in UNIQUENESS and not assume_unique:
+            continue
         step = find(board)
         if step is not None:
             return step
@@ -161,6 +174,7 @@ def solve_path(
     solution: IntArray | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     most_steps: int | None = None,
+    assume_unique: bool = False,
 ) -> Path:
     """Solve ``puzzle`` step by step, each time with the easiest technique that applies.
 
@@ -177,6 +191,9 @@ def solve_path(
         can take a second or two): then it stops with ``timeout``.
     most_steps : int, optional
         Stop after this many steps (``steps``; a hint takes one).
+    assume_unique : bool
+        Use the uniqueness techniques too (:data:`UNIQUENESS`): only for a puzzle known to
+        have one solution (on another, their steps may remove values of its solutions).
 
     Examples
     --------
@@ -200,7 +217,7 @@ def solve_path(
             return Path(tuple(steps), "timeout", board.values.copy())
         if board.contradiction():
             return Path(tuple(steps), "contradiction", board.values.copy())
-        step = next_step(board, solution)
+        step = next_step(board, solution, assume_unique)
         if step is None:
             return Path(tuple(steps), "stuck", board.values.copy())
         apply(board, step)

@@ -181,14 +181,19 @@ def _victims(
     return out[:count]
 
 
+def candidate_bits(board: Board) -> NDArray[np.uint64]:
+    """Each cell's candidates as bits, bit ``v - 1`` for value v (what kernels read)."""
+    weights = np.uint64(1) << np.arange(board.tables.size, dtype=np.uint64)
+    return (board.cand * weights).sum(axis=1, dtype=np.uint64)  # type: ignore[no-any-return]
+
+
 def wing(k: int) -> Callable[[Board], Step | None]:
     """The wings of ``k`` cells (4 to 7), the least rated first."""
     order = sorted(range(2, k + 1), key=lambda c: (rating(k, c), c))
     widest_first = np.array(order, dtype=np.int32)
 
     def find(board: Board) -> Step | None:
-        weights = np.uint64(1) << np.arange(board.tables.size, dtype=np.uint64)
-        bits = (board.cand * weights).sum(axis=1, dtype=np.uint64)
+        bits = candidate_bits(board)
         ptr, peers = board.puzzle.peers
         found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first)
         if not len(found):
