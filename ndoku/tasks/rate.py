@@ -8,11 +8,11 @@ path
     proved, so it always ends: where no technique applies it guesses (level ``search``).
 level
     What the path needs: the most advanced of :data:`LEVELS` (``singles``, ``intersections``,
-    ``subsets``, ``fish``, ``wings``, ``chains``, ``forcing chains``, ``trial``, ``search``)
+    ``subsets``, ``fish``, ``wings``, ``chains``, ``forcing chains``, ``search``)
     among its steps' techniques (:data:`LEVEL_OF`).
 score
     The rating of the path's hardest step, on the scale of Sukaku Explainer's 9×9 ratings
-    (singles up to 2.3, a trial 8, a guess 10); 0 when nothing is left to solve.
+    (singles up to 2.3, forcing chains 6.6 and up, a guess 10); 0 when nothing is left to solve.
 lower bound
     A path the timeout stopped: its level and score are those of the steps it took, and the
     whole path may need more.
@@ -235,8 +235,8 @@ class Rating:
         }
 
     def headline(self) -> str:
-        """The level and what it rests on: ``chains (hardest X-chain, 4.6)``, ``≥trial (the
-        path hit the timeout)``, ``not rated (no solution)``.
+        """The level and what it rests on: ``chains (hardest X-chain, 6.6)``, ``≥forcing chains
+        (the path hit the timeout)``, ``not rated (no solution)``.
 
         >>> from ndoku.model.puzzle import read_puzzles
         >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
