@@ -41,7 +41,9 @@ from ndoku.solvers.logic.techniques import Step
 
 
 @kernel(refcounts=True)
-def _victims(cand: BoolArray, sees: BoolArray, v: int, ends: IntArray, skip: IntArray) -> IntArray:
+def _victims(
+    cand: BoolArray, sees: BoolArray, v: int | np.int32, ends: IntArray, skip: IntArray
+) -> IntArray:
     """Cells (not in ``skip``) with value ``v`` (from 0) as candidate that see every cell of
     ``ends``, rising."""
     out = np.empty(cand.shape[0], dtype=np.int32)
@@ -250,7 +252,10 @@ def x_chain(strong: int) -> Callable[[Board], Step | None]:
         if links == 2:
             name = "turbot fish" if box else "two-string kite" if mixed else "skyscraper"
         ends = np.array([cells[0], cells[-1]], dtype=np.int32)
-        found = _victims(board.cand, board.tables.sees, v, ends, np.array(cells, dtype=np.int32))
+        # v as int32: the version the wing kernels compile
+        found = _victims(
+            board.cand, board.tables.sees, np.int32(v), ends, np.array(cells, dtype=np.int32)
+        )
         removed = tuple((int(c), v + 1) for c in found)
         return Step(name, rating, tuple(cells), units, (v + 1,), eliminations=removed)
 

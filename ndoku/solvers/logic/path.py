@@ -9,9 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ndoku.limits import DEFAULT_TIMEOUT, check_timeout
-from ndoku.model.puzzle import Puzzle
+from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.logic.board import Board, IntArray
-from ndoku.solvers.logic.chains import W_WING_RATING, w_wing, x_chain, xy_wing, xyz_wing
+from ndoku.solvers.logic.chains import w_wing, x_chain, xy_wing, xyz_wing
 from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_forcing_chain
 from ndoku.solvers.logic.guess import guess
 from ndoku.solvers.logic.techniques import (
@@ -33,8 +33,6 @@ def chains(board: Board) -> Step | None:
     """The forcing chain of least rating, or a W-wing where it rates no higher (the same
     deduction, easier to follow)."""
     best = forcing_chains(board)
-    if best is not None and best.rating < W_WING_RATING:
-        return best
     wings = w_wing(board)
     return wings if wings is not None and (best is None or wings.rating <= best.rating) else best
 
@@ -105,6 +103,23 @@ LEVEL_OF = {
     ),
     "guess": "search",
 }
+
+
+_warmed = False
+
+
+def _warm_up(board: Board) -> None:
+    """Once per process, try every technique on a small board (results unused; a 4×4 has
+    the array types of every layout), so that loading or compiling their kernels is not
+    timed as part of a path: a timeout then cuts a path where it cuts it on every later run
+    (the seeds of ``generate`` rely on that)."""
+    global _warmed
+    if not _warmed:
+        announce_compiling(board)
+        [small] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
+        for _, _, find in TECHNIQUES:
+            find(Board.start(small))
+        _warmed = True
 
 
 def next_step(
@@ -204,9 +219,9 @@ def solve_path(
     ('solved', 12, 'hidden single')
     """
     check_timeout(timeout)
-    deadline = time.perf_counter() + timeout
     board = Board.start(puzzle, values)
-    announce_compiling(board)
+    _warm_up(board)
+    deadline = time.perf_counter() + timeout
     steps: list[Step] = []
     # each step places a value or removes a candidate: no path is longer than cells × N
     cap = puzzle.n_cells * puzzle.size + 1
