@@ -84,7 +84,7 @@ class Step:
 
 
 @kernel(refcounts=True)
-def _cell_bits(cand: BoolArray) -> NDArray[np.uint64]:
+def cell_bits(cand: BoolArray) -> NDArray[np.uint64]:
     """Each cell's candidates as bits (bit ``v - 1`` for value v)."""
     bits = np.zeros(cand.shape[0], dtype=np.uint64)
     for c in range(cand.shape[0]):
@@ -236,7 +236,7 @@ def _found(head: IntArray, removed: IntArray, count: int) -> IntArray:
 def _naked_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) -> IntArray:
     """``[unit, k cells..., (cell, value from 1) removed...]`` of the first k free cells of a
     unit whose candidates are k values and that remove something; empty for none."""
-    bits = _cell_bits(cand)
+    bits = cell_bits(cand)
     size = units.shape[1]
     free = np.empty(size, dtype=np.int32)
     small = np.empty(size, dtype=np.int32)

@@ -59,8 +59,7 @@ from numpy.typing import NDArray
 from ndoku.jit import kernel
 from ndoku.solvers.bits import lowest, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
-from ndoku.solvers.logic.techniques import Step
-from ndoku.solvers.logic.wings import candidate_bits
+from ndoku.solvers.logic.techniques import Step, cell_bits
 
 #: The names its steps carry: each technique and type.
 STEP_NAMES = tuple(
@@ -244,7 +243,7 @@ def deadly_patterns(board: Board) -> list[tuple[int, int, tuple[int, ...]]]:
     """
     ptr, of_cell = board.puzzle.frame.cell_units
     flat = find_patterns(
-        candidate_bits(board), ptr, of_cell, board.tables.units, MOST_PATTERN, ROOM
+        cell_bits(board.cand), ptr, of_cell, board.tables.units, MOST_PATTERN, ROOM
     )
     found = []
     i = 0

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from ndoku.jit import kernel
 from ndoku.solvers.bits import lowest, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
-from ndoku.solvers.logic.techniques import Step
+from ndoku.solvers.logic.techniques import Step, cell_bits
 
 NAMES = {4: "WXYZ-wing", 5: "VWXYZ-wing", 6: "UVWXYZ-wing", 7: "TUVWXYZ-wing"}
 #: The least rating of each size (what a found wing of least rating cannot beat).
@@ -181,19 +181,13 @@ def _victims(
     return out[:count]
 
 
-def candidate_bits(board: Board) -> NDArray[np.uint64]:
-    """Each cell's candidates as bits, bit ``v - 1`` for value v (what kernels read)."""
-    weights = np.uint64(1) << np.arange(board.tables.size, dtype=np.uint64)
-    return (board.cand * weights).sum(axis=1, dtype=np.uint64)  # type: ignore[no-any-return]
-
-
 def wing(k: int) -> Callable[[Board], Step | None]:
     """The wings of ``k`` cells (4 to 7), the least rated first."""
     order = sorted(range(2, k + 1), key=lambda c: (rating(k, c), c))
     widest_first = np.array(order, dtype=np.int32)
 
     def find(board: Board) -> Step | None:
-        bits = candidate_bits(board)
+        bits = cell_bits(board.cand)
         ptr, peers = board.puzzle.peers
         found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first)
         if not len(found):
