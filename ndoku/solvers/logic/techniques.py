@@ -105,6 +105,16 @@ def _held(values: IntArray, cells: IntArray) -> np.uint64:
 
 
 @kernel()
+def _places(cand: BoolArray, cells: IntArray, v: int) -> np.uint64:
+    """Where ``cells`` have value ``v`` (from 0) as candidate, as bits of their positions."""
+    places = np.uint64(0)
+    for i in range(cells.shape[0]):
+        if cand[cells[i], v]:
+            places |= np.uint64(1) << np.uint64(i)
+    return places
+
+
+@kernel()
 def _next_group(
     masks: NDArray[np.uint64], n: int, k: int, at: IntArray, unions: NDArray[np.uint64]
 ) -> bool:
@@ -307,10 +317,7 @@ def _hidden_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) -
         for v in range(size):
             if held >> np.uint64(v) & np.uint64(1):
                 continue
-            places = np.uint64(0)
-            for i in range(size):
-                if cand[cells[i], v]:
-                    places |= np.uint64(1) << np.uint64(i)
+            places = _places(cand, cells, v)
             if 2 <= popcount(places) <= k:
                 small[n_small] = v
                 masks[n_small] = places
@@ -372,10 +379,7 @@ def _fish(
                     break
                 if _held(values, units[line]) & bit:
                     continue
-                places = np.uint64(0)
-                for i in range(size):
-                    if cand[units[line, i], v]:
-                        places |= np.uint64(1) << np.uint64(i)
+                places = _places(cand, units[line], v)
                 if 2 <= popcount(places) <= k:
                     lines[n] = line
                     masks[n] = places
