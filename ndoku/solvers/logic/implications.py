@@ -388,6 +388,38 @@ def group_chain(
     return best
 
 
+@kernel()
+def _group_offs(
+    group: int,
+    skip: int,
+    cand: BoolArray,
+    index: IntArray,
+    units: IntArray,
+    n_live: int,
+    out: IntArray,
+    count: int,
+) -> int:
+    """The off nodes of a group's candidates but ``skip`` (live numbering) appended to
+    ``out`` from ``count``: cell ``group``, or value ``(group − cells) % N`` in unit
+    ``(group − cells) // N``. Returns the new count."""
+    cells, size = cand.shape
+    if group < cells:
+        for w in range(size):
+            m = index[group * size + w]
+            if cand[group, w] and m != skip:
+                out[count] = n_live + m
+                count += 1
+        return count
+    u = (group - cells) // size
+    v = (group - cells) % size
+    for q in units[u]:
+        m = index[q * size + v]
+        if cand[q, v] and m != skip:
+            out[count] = n_live + m
+            count += 1
+    return count
+
+
 @kernel(refcounts=True)
 def contradiction(
     cand: BoolArray,
@@ -405,28 +437,40 @@ def contradiction(
     empty when none does."""
     index, flat = live(cand)
     n_live = flat.shape[0]
-    size = cand.shape[1]
+    cells, size = cand.shape
     nodes = 2 * n_live
+    # each candidate's cell and value, read for every node reached (a division is slow)
+    cell_of = flat // size
+    value_of = flat % size
     seen = np.zeros(nodes, dtype=np.int32)  # == gen: reached in this assumption
     visit = np.zeros(nodes, dtype=np.int32)  # == mark: counted as an ancestor
-    first = np.empty(nodes, dtype=np.int32)  # parents of a node: par[first:last]
-    last = np.empty(nodes, dtype=np.int32)
-    par = np.empty(nodes * (size + 2) + 8, dtype=np.int32)
+    # what set a node: an off node's on node; an on node's group (a cell, or cells +
+    # unit * N + value), every other candidate of which is off; −1 for the assumption
+    cause = np.empty(nodes, dtype=np.int32)
     queue = np.empty(nodes, dtype=np.int32)
     stack = np.empty(nodes + 8, dtype=np.int32)
-    roots = np.empty(nodes + 8, dtype=np.int32)
-    # candidates of a cell, and places of a value in a unit, not yet off (valid where the
-    # stamp is gen): an off node looks at its groups only when one is down to one or none
+    roots = np.empty(size + 8, dtype=np.int32)
+    # candidates of a cell, and places of a value in a unit, not yet off, and the sum of
+    # their live numbers (valid where the stamp is gen): an off node looks at its groups
+    # only when one is down to one, which the sum names, or none
     per_cell, places = _tallies(cand, units)
+    cell_sum = np.zeros(cells, dtype=np.int32)
+    unit_sum = np.zeros(units.shape[0] * size, dtype=np.int32)
+    for m in range(n_live):
+        cell_sum[cell_of[m]] += m
+        for i in range(unit_ptr[cell_of[m]], unit_ptr[cell_of[m] + 1]):
+            unit_sum[unit_of[i] * size + value_of[m]] += m
     # what an on node implies is static: off for its peers, and for its cell's other values
     # unless on one value (off nodes are followed on the board as it is reached)
     ptr, adj = _graph(
         cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, False,
         not one_value,
     )  # fmt: skip
-    cell_left = np.empty(cand.shape[0], dtype=np.int32)
-    cell_stamp = np.zeros(cand.shape[0], dtype=np.int32)
+    cell_left = np.empty(cells, dtype=np.int32)
+    cell_rest = np.empty(cells, dtype=np.int32)
+    cell_stamp = np.zeros(cells, dtype=np.int32)
     unit_left = np.empty(units.shape[0] * size, dtype=np.int32)
+    unit_rest = np.empty(units.shape[0] * size, dtype=np.int32)
     unit_stamp = np.zeros(units.shape[0] * size, dtype=np.int32)
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
@@ -434,20 +478,22 @@ def contradiction(
     for k in range(n_live):
         gen = k + 1
         seen[k] = gen
-        first[k] = 0
-        last[k] = 0
-        used = 0
+        cause[k] = -1
         head, tail = 0, 1
         queue[0] = k
         n_roots = 0
+        level, level_end = 0, 1
         while head < tail and n_roots == 0:
+            if head == level_end:
+                level += 1
+                level_end = tail
+            # a contradiction met at this level rests on the level's chain back to k and
+            # more: it cannot beat the least
+            if level + 1 >= least:
+                break
             node = queue[head]
             head += 1
-            on = node < n_live
-            j = node if on else node - n_live
-            c = flat[j] // size
-            v = flat[j] % size
-            if on:
+            if node < n_live:
                 for i in range(ptr[node], ptr[node + 1]):
                     m = adj[i] - n_live
                     if seen[n_live + m] == gen:
@@ -458,67 +504,48 @@ def contradiction(
                         n_roots = 2
                         break
                     seen[n_live + m] = gen
-                    q = flat[m] // size
+                    cause[n_live + m] = node
+                    q = cell_of[m]
                     if cell_stamp[q] != gen:
                         cell_stamp[q] = gen
                         cell_left[q] = per_cell[q]
+                        cell_rest[q] = cell_sum[q]
                     cell_left[q] -= 1
-                    w = flat[m] % size
+                    cell_rest[q] -= m
+                    w = value_of[m]
                     for i2 in range(unit_ptr[q], unit_ptr[q + 1]):
                         g = unit_of[i2] * size + w
                         if unit_stamp[g] != gen:
                             unit_stamp[g] = gen
                             unit_left[g] = places[unit_of[i2], w]
+                            unit_rest[g] = unit_sum[g]
                         unit_left[g] -= 1
-                    first[n_live + m] = used
-                    par[used] = node
-                    used += 1
-                    last[n_live + m] = used
+                        unit_rest[g] -= m
                     queue[tail] = n_live + m
                     tail += 1
                 continue
             # off(c, v): c's last candidate, or v's last place in a unit of c, goes on
+            c = cell_of[node - n_live]
+            v = value_of[node - n_live]
             for pass_ in range(unit_ptr[c + 1] - unit_ptr[c] + 1):
                 if pass_ == 0:
                     if one_value or cell_left[c] > 1:
                         continue
-                    left, at, start = 0, -1, used
-                    for w in range(size):
-                        if cand[c, w]:
-                            m = index[c * size + w]
-                            if seen[n_live + m] == gen:
-                                par[used] = n_live + m
-                                used += 1
-                            else:
-                                left += 1
-                                at = m
+                    group, left, at = c, cell_left[c], cell_rest[c]
                 else:
                     u = unit_of[unit_ptr[c] + pass_ - 1]
-                    if not lacking[u, v] or unit_left[u * size + v] > 1:
+                    g = u * size + v
+                    if not lacking[u, v] or unit_left[g] > 1:
                         continue
-                    left, at, start = 0, -1, used
-                    for q in units[u]:
-                        if cand[q, v]:
-                            m = index[q * size + v]
-                            if seen[n_live + m] == gen:
-                                par[used] = n_live + m
-                                used += 1
-                            else:
-                                left += 1
-                                at = m
+                    group, left, at = cells + g, unit_left[g], unit_rest[g]
                 if left == 0:  # nothing left: every off of the group is a root
-                    for i in range(start, used):
-                        roots[n_roots] = par[i]
-                        n_roots += 1
+                    n_roots = _group_offs(group, -1, cand, index, units, n_live, roots, 0)
                     break
-                if left == 1 and seen[at] != gen:
+                if seen[at] != gen:
                     seen[at] = gen
-                    first[at] = start
-                    last[at] = used
+                    cause[at] = group
                     queue[tail] = at
                     tail += 1
-                else:
-                    used = start
         if n_roots == 0:
             continue
         # complexity: the ancestors of the contradiction's nodes, each counted once (and
@@ -527,18 +554,25 @@ def contradiction(
         total = 1 if n_roots == 2 and roots[0] < n_live and roots[1] < n_live else 0
         top = 0
         for r in range(n_roots):
-            stack[top] = roots[r]
-            top += 1
+            if visit[roots[r]] != mark:
+                visit[roots[r]] = mark
+                stack[top] = roots[r]
+                top += 1
         while top > 0:
             top -= 1
             node = stack[top]
-            if visit[node] == mark:
-                continue
-            visit[node] = mark
             total += 1
-            for i in range(first[node], last[node]):
-                if visit[par[i]] != mark:
-                    stack[top] = par[i]
+            if node >= n_live:
+                parents = 1
+                roots[0] = cause[node]
+            elif cause[node] >= 0:
+                parents = _group_offs(cause[node], node, cand, index, units, n_live, roots, 0)
+            else:
+                parents = 0
+            for r in range(parents):
+                if visit[roots[r]] != mark:
+                    visit[roots[r]] = mark
+                    stack[top] = roots[r]
                     top += 1
         if total < least:
             least = total
