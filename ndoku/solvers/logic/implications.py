@@ -82,7 +82,7 @@ def _tallies(cand: BoolArray, units: IntArray) -> tuple[IntArray, IntArray]:
     return per_cell, places
 
 
-@kernel(refcounts=True)
+@kernel()
 def _next(
     node: int,
     cand: BoolArray,
@@ -98,15 +98,16 @@ def _next(
     use_x: bool,
     use_y: bool,
     out: IntArray,
+    count: int,
 ) -> int:
-    """The static implications of ``node`` (live numbering) into ``out``; their count."""
+    """The static implications of ``node`` (live numbering) written into ``out`` from
+    ``count``; the new count."""
     size = cand.shape[1]
     n_live = flat.shape[0]
     on = node < n_live
     k = node if on else node - n_live
     c = flat[k] // size
     v = flat[k] % size
-    count = 0
     if on:
         for i in range(peer_ptr[c], peer_ptr[c + 1]):
             j = index[peers[i] * size + v]
@@ -154,20 +155,20 @@ def _graph(
     """The static implications of every node (:func:`_next`), as CSR: built once, read by
     thousands of searches."""
     nodes = 2 * flat.shape[0]
-    out = np.empty(nodes + cand.shape[1] + 8, dtype=np.int32)
+    # the most implications of one node: its peers and its cell's values, or its cell's
+    # values and the places of its units
+    most = np.max(np.diff(peer_ptr)) + cand.shape[1] * (1 + np.max(np.diff(unit_ptr)))
     ptr = np.zeros(nodes + 1, dtype=np.int32)
-    adj = np.empty(16 * nodes + 8, dtype=np.int32)
+    adj = np.empty(16 * nodes + most, dtype=np.int32)
     for node in range(nodes):
-        count = _next(
-            node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
-            peers, use_x, use_y, out,
-        )  # fmt: skip
-        if ptr[node] + count > adj.shape[0]:
-            grown = np.empty(2 * adj.shape[0] + count, dtype=np.int32)
+        if ptr[node] + most > adj.shape[0]:
+            grown = np.empty(2 * adj.shape[0], dtype=np.int32)
             grown[: ptr[node]] = adj[: ptr[node]]
             adj = grown
-        adj[ptr[node] : ptr[node] + count] = out[:count]
-        ptr[node + 1] = ptr[node] + count
+        ptr[node + 1] = _next(
+            node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
+            peers, use_x, use_y, adj, ptr[node],
+        )  # fmt: skip
     return ptr, adj
 
 
