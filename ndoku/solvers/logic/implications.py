@@ -43,8 +43,9 @@ BoolArray = NDArray[np.bool_]
 
 #: Branches a cell or unit forcing chain may have (more take long and are seldom wanted).
 MOST_BRANCHES = 4
-#: Live candidates up to which the cell and unit forcing chains keep every branch's
-#: distances in one table (beyond, they are not searched: 16×16 boards fit, 25×25 seldom).
+#: Live candidates up to which the cell and unit forcing chains are searched (beyond, they
+#: are not: 16×16 boards fit, 25×25 seldom; the bound once kept a table of every distance
+#: in memory, and stays where paths were made with it).
 MOST_TABLED = 2500
 
 
@@ -172,7 +173,7 @@ def _graph(
     return ptr, adj
 
 
-@kernel(refcounts=True)
+@kernel()
 def _bfs(
     source: int,
     target: int,
@@ -217,7 +218,7 @@ def _unreach(dist: IntArray, queue: IntArray, reached: int) -> None:
         dist[queue[i]] = -1
 
 
-@kernel(refcounts=True)
+@kernel()
 def _loop_length(
     source: int,
     bound: int,
@@ -339,13 +340,35 @@ def group_chain(
         cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, True,
         True,
     )  # fmt: skip
-    table = np.full((n_live, nodes), -1, dtype=np.int32)
+    # what each candidate implies, nearest first, with the distances (CSR by candidate:
+    # a search reaches few nodes, a table of every distance would be mostly empty)
+    dist = np.full(nodes, -1, dtype=np.int32)
     parent = np.empty(nodes, dtype=np.int32)
     queue = np.empty(nodes, dtype=np.int32)
+    reach_ptr = np.zeros(n_live + 1, dtype=np.int32)
+    reach = np.empty(16 * nodes, dtype=np.int32)
+    reach_dist = np.empty(16 * nodes, dtype=np.int32)
     for k in range(n_live):
-        _bfs(k, -1, nodes, ptr, adj, table[k], parent, queue)
+        _, reached = _bfs(k, -1, nodes, ptr, adj, dist, parent, queue)
+        at = reach_ptr[k]
+        if at + reached > reach.shape[0]:
+            grown = np.empty(2 * reach.shape[0] + reached, dtype=np.int32)
+            grown[:at] = reach[:at]
+            reach = grown
+            grown = np.empty(reach.shape[0], dtype=np.int32)
+            grown[:at] = reach_dist[:at]
+            reach_dist = grown
+        for i in range(reached):
+            reach[at + i] = queue[i]
+            reach_dist[at + i] = dist[queue[i]]
+        reach_ptr[k + 1] = at + reached
+        _unreach(dist, queue, reached)
+    # the distances of a group's branches but the first, spread out by node (−1: not
+    # reached); the first branch's reach is walked
+    spread = np.full((MOST_BRANCHES, nodes), -1, dtype=np.int32)
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
+    best_group, best_node = -1, -1
     branches = np.empty(MOST_BRANCHES, dtype=np.int32)
     n_groups = cand.shape[0] + units.shape[0] * size
     for g in range(n_groups):
@@ -368,17 +391,25 @@ def group_chain(
                 if cand[q, v]:
                     branches[count] = index[q * size + v]
                     count += 1
-        for n in range(nodes):
-            total = 0
-            for b in range(count):
-                d = table[branches[b], n]
-                if d < 0:
+        for b in range(1, count):
+            for i in range(reach_ptr[branches[b]], reach_ptr[branches[b] + 1]):
+                spread[b, reach[i]] = reach_dist[i]
+        for i in range(reach_ptr[branches[0]], reach_ptr[branches[0] + 1]):
+            # every other branch adds one at least: no node further on can beat the least
+            if reach_dist[i] + count > least:
+                break
+            n = reach[i]
+            total = reach_dist[i] + 1
+            for b in range(1, count):
+                if spread[b, n] < 0:
                     total = -1
                     break
-                total += d + 1
-            if total < 0 or total >= least:
+                total += spread[b, n] + 1
+            # the first node of the first group of least complexity
+            if total < 0 or total > least or (total == least and (g > best_group or n > best_node)):
                 continue
             least = total
+            best_group, best_node = g, n
             best = np.empty(3 + count, dtype=np.int32)
             best[0] = total
             on = n < n_live
@@ -386,6 +417,9 @@ def group_chain(
             best[2] = unit
             for b in range(count):
                 best[3 + b] = flat[branches[b]] * 2 + 1
+        for b in range(1, count):
+            for i in range(reach_ptr[branches[b]], reach_ptr[branches[b] + 1]):
+                spread[b, reach[i]] = -1
     return best
 
 
