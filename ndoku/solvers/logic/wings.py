@@ -44,32 +44,6 @@ def rating(k: int, widest: int) -> float:
 
 
 @kernel(refcounts=True)
-def _restricted_but_one(
-    chosen: IntArray, k: int, bits: NDArray[np.uint64], sees: BoolArray, union: np.uint64
-) -> int:
-    """The one value (from 0) of ``union`` whose holders among the chosen cells are not all
-    peers, −1 when there is not exactly one."""
-    free_value = -1
-    rest = union
-    while rest:
-        v = lowest(rest)
-        rest &= rest - np.uint64(1)
-        bit = np.uint64(1) << np.uint64(v)
-        tied = True
-        for i in range(k):
-            if not bits[chosen[i]] & bit:
-                continue
-            for j in range(i + 1, k):
-                if bits[chosen[j]] & bit and not sees[chosen[i], chosen[j]]:
-                    tied = False
-        if not tied:
-            if free_value >= 0:
-                return -1
-            free_value = v
-    return free_value
-
-
-@kernel(refcounts=True)
 def find_wing(
     bits: NDArray[np.uint64],
     sees: BoolArray,
@@ -86,9 +60,15 @@ def find_wing(
     for r in range(widest_first.shape[0]):
         rank_of[widest_first[r]] = r
     chosen = np.empty(k, dtype=np.int32)
-    pool = np.empty(cells, dtype=np.int32)
+    # fits[d, :ends[d]]: the peers after chosen[d - 1] that fit with the cells chosen so
+    # far (their union k values at most), in order: what position d may take
+    fits = np.empty((k, cells), dtype=np.int32)
+    ends = np.empty(k, dtype=np.int32)
     at = np.empty(k, dtype=np.int32)
     unions = np.empty(k, dtype=np.uint64)
+    # values held by two chosen cells that are not peers: a wing has one such value (its
+    # z), and more cells only break more values, so a part with two goes no further
+    loose = np.empty(k, dtype=np.uint64)
     best = np.empty(0, dtype=np.int32)
     best_rank = widest_first.shape[0]
     # one pass, keeping the first wing of each rank better than the best so far
@@ -101,22 +81,23 @@ def find_wing(
             q = peers[i]
             m = popcount(bits[q])
             if m >= 2 and m <= k and popcount(bits[q] | bits[pivot]) <= k:
-                pool[size] = q
+                fits[1, size] = q
                 size += 1
         chosen[0] = pivot
         unions[0] = bits[pivot]
+        loose[0] = 0
+        ends[1] = size
         depth = 1
         at[1] = 0
         while depth >= 1:
             if depth == k:
-                union = unions[k - 1]
                 wide = 0
                 for i in range(k):
                     wide = max(wide, popcount(bits[chosen[i]]))
                 rank = rank_of[wide]
-                if popcount(union) == k and 0 <= rank < best_rank:
-                    z = _restricted_but_one(chosen, k, bits, sees, union)
-                    if z >= 0:
+                if popcount(unions[k - 1]) == k and popcount(loose[k - 1]) == 1:
+                    if 0 <= rank < best_rank:
+                        z = lowest(loose[k - 1])
                         found = _victims(chosen, k, z, bits, sees, peer_ptr, peers)
                         if found.shape[0]:
                             best = np.empty(1 + k + found.shape[0], dtype=np.int32)
@@ -129,19 +110,30 @@ def find_wing(
                 depth -= 1
                 continue
             i = at[depth]
-            if i >= size:
+            if ends[depth] - i < k - depth:  # too few left to fill the wing
                 depth -= 1
                 continue
             at[depth] = i + 1
-            q = pool[i]
-            union = unions[depth - 1] | bits[q]
-            if popcount(union) > k:
+            q = fits[depth, i]
+            broken = loose[depth - 1]
+            for j in range(depth):
+                if not sees[chosen[j], q]:
+                    broken |= bits[chosen[j]] & bits[q]
+            if popcount(broken) > 1:
                 continue
+            union = unions[depth - 1] | bits[q]
             chosen[depth] = q
             unions[depth] = union
+            loose[depth] = broken
+            if depth + 1 < k:
+                n = 0
+                for r in range(i + 1, ends[depth]):
+                    if popcount(union | bits[fits[depth, r]]) <= k:
+                        fits[depth + 1, n] = fits[depth, r]
+                        n += 1
+                ends[depth + 1] = n
+                at[depth + 1] = 0
             depth += 1
-            if depth < k:
-                at[depth] = i + 1
     return best
 
 
