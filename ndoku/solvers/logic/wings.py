@@ -95,18 +95,19 @@ def find_wing(
                 for i in range(k):
                     wide = max(wide, popcount(bits[chosen[i]]))
                 rank = rank_of[wide]
-                if popcount(unions[k - 1]) == k and popcount(loose[k - 1]) == 1:
-                    if 0 <= rank < best_rank:
-                        z = lowest(loose[k - 1])
-                        found = _victims(chosen, k, z, bits, sees, peer_ptr, peers)
-                        if found.shape[0]:
-                            best = np.empty(1 + k + found.shape[0], dtype=np.int32)
-                            best[0] = z
-                            best[1 : 1 + k] = chosen
-                            best[1 + k :] = found
-                            best_rank = rank
-                            if rank == 0:
-                                return best
+                # k values, of which one (z) is held by cells that are not peers
+                full = popcount(unions[k - 1]) == k and popcount(loose[k - 1]) == 1
+                if full and 0 <= rank < best_rank:
+                    z = lowest(loose[k - 1])
+                    found = _victims(chosen, k, z, bits, sees, peer_ptr, peers)
+                    if found.shape[0]:
+                        best = np.empty(1 + k + found.shape[0], dtype=np.int32)
+                        best[0] = z
+                        best[1 : 1 + k] = chosen
+                        best[1 + k :] = found
+                        best_rank = rank
+                        if rank == 0:
+                            return best
                 depth -= 1
                 continue
             i = at[depth]
