@@ -27,8 +27,10 @@ Nishio / dynamic forcing chain
     candidate, a unit with no place for a value it lacks): c is not v. Complexity: the nodes
     the contradiction rests on.
 
-Every kernel takes the candidates as a ``(cells, N)`` boolean array and the layout's CSR
-arrays, and returns nodes as ``(cell * N + value) * 2 + on`` (values from 0).
+The searches read the board's implication graph (:func:`implication_graph`: built once per
+board, read by every chain technique of a round) besides the candidates as a ``(cells, N)``
+boolean array and the layout's CSR arrays, and return nodes as ``(cell * N + value) * 2 +
+on`` (values from 0).
 """
 
 from __future__ import annotations
@@ -96,7 +98,6 @@ def _next(
     unit_of: IntArray,
     peer_ptr: IntArray,
     peers: IntArray,
-    use_x: bool,
     use_y: bool,
     out: IntArray,
     count: int,
@@ -126,35 +127,34 @@ def _next(
             if w != v and cand[c, w]:
                 out[count] = index[c * size + w]
                 count += 1
-    if use_x:
-        for i in range(unit_ptr[c], unit_ptr[c + 1]):
-            u = unit_of[i]
-            if places[u, v] != 2:
-                continue
-            for q in units[u]:
-                if q != c and cand[q, v]:
-                    out[count] = index[q * size + v]
-                    count += 1
+    for i in range(unit_ptr[c], unit_ptr[c + 1]):
+        u = unit_of[i]
+        if places[u, v] != 2:
+            continue
+        for q in units[u]:
+            if q != c and cand[q, v]:
+                out[count] = index[q * size + v]
+                count += 1
     return count
 
 
 @kernel(refcounts=True)
-def _graph(
+def implication_graph(
     cand: BoolArray,
-    index: IntArray,
-    flat: IntArray,
-    per_cell: IntArray,
-    places: IntArray,
     units: IntArray,
     unit_ptr: IntArray,
     unit_of: IntArray,
     peer_ptr: IntArray,
     peers: IntArray,
-    use_x: bool,
     use_y: bool,
-) -> tuple[IntArray, IntArray]:
-    """The static implications of every node (:func:`_next`), as CSR: built once, read by
-    thousands of searches."""
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """What the searches read of a board: ``(index, flat, per_cell, places, ptr, adj)``, its
+    live candidates (:func:`live`), the candidates of each cell and the places of each
+    value in each unit, and the static implications of every node, x-links and y-links
+    (x-links only unless ``use_y``), as CSR. An on node's implications are the same with
+    or without x-links, which the dynamic searches rely on."""
+    index, flat = live(cand)
+    per_cell, places = _tallies(cand, units)
     nodes = 2 * flat.shape[0]
     # the most implications of one node: its peers and its cell's values, or its cell's
     # values and the places of its units
@@ -168,9 +168,9 @@ def _graph(
             adj = grown
         ptr[node + 1] = _next(
             node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
-            peers, use_x, use_y, adj, ptr[node],
+            peers, use_y, adj, ptr[node],
         )  # fmt: skip
-    return ptr, adj
+    return index, flat, per_cell, places, ptr, adj
 
 
 @kernel()
@@ -184,7 +184,7 @@ def _bfs(
     parent: IntArray,
     queue: IntArray,
 ) -> tuple[int, int]:
-    """Breadth-first from ``source`` over at most ``most`` implications (:func:`_graph`);
+    """Breadth-first from ``source`` over at most ``most`` implications (:func:`implication_graph`);
     ``dist`` (−1 everywhere on entry) and ``parent`` filled where reached. Returns the
     distance of ``target`` (−1 if not reached; −1 as target searches everything) and how
     many nodes were reached (the first of ``queue``; :func:`_unreach` puts ``dist``
@@ -263,29 +263,14 @@ def _loop_length(
 
 @kernel(refcounts=True)
 def forcing_chain(
-    cand: BoolArray,
-    units: IntArray,
-    unit_ptr: IntArray,
-    unit_of: IntArray,
-    peer_ptr: IntArray,
-    peers: IntArray,
-    use_x: bool,
-    use_y: bool,
-    most: int,
-    from_off: bool,
+    flat: IntArray, ptr: IntArray, adj: IntArray, most: int, from_off: bool
 ) -> IntArray:
-    """The shortest forcing chain of at most ``most`` implications (x-links, y-links or
-    both): its nodes from the assumption to the conclusion, empty when there is none. The
-    first of the shortest, candidates in order, on before off (on only unless
-    ``from_off``: eliminations only)."""
-    index, flat = live(cand)
-    per_cell, places = _tallies(cand, units)
+    """The shortest forcing chain of at most ``most`` implications in the graph ``ptr``,
+    ``adj`` of the live candidates ``flat`` (:func:`implication_graph`): its nodes from the
+    assumption to the conclusion, empty when there is none. The first of the shortest,
+    candidates in order, on before off (on only unless ``from_off``: eliminations only)."""
     n_live = flat.shape[0]
     nodes = 2 * n_live
-    ptr, adj = _graph(
-        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, use_x,
-        use_y,
-    )  # fmt: skip
     dist = np.full(nodes, -1, dtype=np.int32)
     parent = np.empty(nodes, dtype=np.int32)
     queue = np.empty(nodes, dtype=np.int32)
@@ -320,26 +305,23 @@ def forcing_chain(
 def group_chain(
     cand: BoolArray,
     units: IntArray,
-    unit_ptr: IntArray,
-    unit_of: IntArray,
-    peer_ptr: IntArray,
-    peers: IntArray,
+    index: IntArray,
+    flat: IntArray,
+    per_cell: IntArray,
+    places: IntArray,
+    ptr: IntArray,
+    adj: IntArray,
     lacking: BoolArray,
 ) -> IntArray:
-    """The cell or unit forcing chain of least complexity: ``[complexity, conclusion,
+    """The cell or unit forcing chain of least complexity in the graph with x-links and
+    y-links (:func:`implication_graph`, whose arrays these are): ``[complexity, conclusion,
     unit (−1 for a cell), branches...]`` (nodes as in the module docstring), empty when
     there is none or the board has more than :data:`MOST_TABLED` candidates."""
-    index, flat = live(cand)
     n_live = flat.shape[0]
     if n_live > MOST_TABLED or n_live == 0:
         return np.empty(0, dtype=np.int32)
-    per_cell, places = _tallies(cand, units)
     size = cand.shape[1]
     nodes = 2 * n_live
-    ptr, adj = _graph(
-        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, True,
-        True,
-    )  # fmt: skip
     # what each candidate implies, nearest first, with the distances (CSR by candidate:
     # a search reaches few nodes, a table of every distance would be mostly empty)
     dist = np.full(nodes, -1, dtype=np.int32)
@@ -461,16 +443,22 @@ def contradiction(
     units: IntArray,
     unit_ptr: IntArray,
     unit_of: IntArray,
-    peer_ptr: IntArray,
-    peers: IntArray,
+    index: IntArray,
+    flat: IntArray,
+    per_cell: IntArray,
+    places: IntArray,
+    ptr: IntArray,
+    adj: IntArray,
     lacking: BoolArray,
     one_value: bool,
 ) -> IntArray:
     """The assumption whose dynamic implications reach a contradiction with the least
     complexity (on its own value only when ``one_value``: Nishio): ``[complexity,
     assumption, reached]`` (``reached``: how many nodes it set before the contradiction),
-    empty when none does."""
-    index, flat = live(cand)
+    empty when none does. The graph (:func:`implication_graph`, whose arrays these are)
+    gives what an on node implies, which is static: off for its peers, and for its cell's
+    other values unless on one value (a graph without y-links then); off nodes are
+    followed on the board as it is reached."""
     n_live = flat.shape[0]
     cells, size = cand.shape
     nodes = 2 * n_live
@@ -488,19 +476,12 @@ def contradiction(
     # candidates of a cell, and places of a value in a unit, not yet off, and the sum of
     # their live numbers (valid where the stamp is gen): an off node looks at its groups
     # only when one is down to one, which the sum names, or none
-    per_cell, places = _tallies(cand, units)
     cell_sum = np.zeros(cells, dtype=np.int32)
     unit_sum = np.zeros(units.shape[0] * size, dtype=np.int32)
     for m in range(n_live):
         cell_sum[cell_of[m]] += m
         for i in range(unit_ptr[cell_of[m]], unit_ptr[cell_of[m] + 1]):
             unit_sum[unit_of[i] * size + value_of[m]] += m
-    # what an on node implies is static: off for its peers, and for its cell's other values
-    # unless on one value (off nodes are followed on the board as it is reached)
-    ptr, adj = _graph(
-        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, False,
-        not one_value,
-    )  # fmt: skip
     cell_left = np.empty(cells, dtype=np.int32)
     cell_rest = np.empty(cells, dtype=np.int32)
     cell_stamp = np.zeros(cells, dtype=np.int32)
