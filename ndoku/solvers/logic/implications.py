@@ -491,7 +491,13 @@ def contradiction(
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
     mark = 0
+    # candidates whose assumption reaches no contradiction: those an assumption without
+    # one sets on (what they imply, it implies too, dynamic implications only growing
+    # with what is known)
+    clean = np.zeros(n_live, dtype=np.bool_)
     for k in range(n_live):
+        if clean[k]:
+            continue
         gen = k + 1
         seen[k] = gen
         cause[k] = -1
@@ -499,6 +505,7 @@ def contradiction(
         queue[0] = k
         n_roots = 0
         level, level_end = 0, 1
+        cut = False
         while head < tail and n_roots == 0:
             if head == level_end:
                 level += 1
@@ -506,6 +513,7 @@ def contradiction(
             # a contradiction met at this level rests on the level's chain back to k and
             # more: it cannot beat the least
             if level + 1 >= least:
+                cut = True
                 break
             node = queue[head]
             head += 1
@@ -563,6 +571,10 @@ def contradiction(
                     queue[tail] = at
                     tail += 1
         if n_roots == 0:
+            if not cut:
+                for i in range(tail):
+                    if queue[i] < n_live:
+                        clean[queue[i]] = True
             continue
         # complexity: the ancestors of the contradiction's nodes, each counted once (and
         # the off node a clash would have set)
