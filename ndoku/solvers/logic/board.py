@@ -150,6 +150,9 @@ class Board:
     # what derived() made of the board in the state _state (its values and candidates)
     _derived: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False)
     _state: bytes = field(default=b"", init=False, repr=False)
+    #: What a technique keeps from one state of the board to a later one, by its key (each
+    #: checks what it keeps against the board it is given).
+    memory: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
     def start(

@@ -51,10 +51,12 @@ def find_wing(
     peers: IntArray,
     k: int,
     widest_first: IntArray,
+    pivots: BoolArray,
 ) -> IntArray:
     """The first wing of ``k`` cells that removes something, among those whose widest cell's
-    candidates come first in ``widest_first`` (then by pivot, then by its peers in order):
-    ``[z, k cells..., victims...]``; empty when there is none."""
+    candidates come first in ``widest_first`` (then by pivot, then by its peers in order),
+    of the pivots marked in ``pivots``: ``[z, k cells..., victims...]``; empty when there
+    is none."""
     cells = bits.shape[0]
     rank_of = np.full(k + 1, -1, dtype=np.int32)
     for r in range(widest_first.shape[0]):
@@ -74,7 +76,7 @@ def find_wing(
     # one pass, keeping the first wing of each rank better than the best so far
     for pivot in range(cells):
         n = popcount(bits[pivot])
-        if n < 2 or n > k:
+        if n < 2 or n > k or not pivots[pivot]:
             continue
         size = 0
         for i in range(peer_ptr[pivot], peer_ptr[pivot + 1]):
@@ -139,6 +141,26 @@ def find_wing(
 
 
 @kernel(refcounts=True)
+def _changed_near(
+    bits: NDArray[np.uint64], before: NDArray[np.uint64], peer_ptr: IntArray, peers: IntArray
+) -> BoolArray:
+    """The cells whose candidates, or whose peers' candidates, are not those of ``before``;
+    every cell when some candidate is not in ``before``."""
+    cells = bits.shape[0]
+    near = np.zeros(cells, dtype=np.bool_)
+    for c in range(cells):
+        if bits[c] & ~before[c]:
+            near[:] = True
+            return near
+    for c in range(cells):
+        if bits[c] != before[c]:
+            near[c] = True
+            for i in range(peer_ptr[c], peer_ptr[c + 1]):
+                near[peers[i]] = True
+    return near
+
+
+@kernel(refcounts=True)
 def _victims(
     chosen: IntArray,
     k: int,
@@ -182,9 +204,18 @@ def wing(k: int) -> Callable[[Board], Step | None]:
     def find(board: Board) -> Step | None:
         bits = cell_bits(board.cand)
         ptr, peers = board.puzzle.peers
-        found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first)
+        # A wing rests on its pivot's and its peers' candidates, and fewer candidates leave
+        # it fewer victims: since a search that found none, on candidates that were a
+        # superset of these, only pivots near a change can have one.
+        before = board.memory.get(("no wing", k))
+        pivots = np.ones(len(bits), dtype=bool)
+        if before is not None:
+            pivots = _changed_near(bits, before, ptr, peers)
+        found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first, pivots)
         if not len(found):
+            board.memory[("no wing", k)] = bits
             return None
+        board.memory.pop(("no wing", k), None)
         z, cells = int(found[0]) + 1, tuple(int(c) for c in found[1 : 1 + k])
         widest = max(int(board.cand[c].sum()) for c in cells)
         removed = tuple((int(c), z) for c in found[1 + k :])
