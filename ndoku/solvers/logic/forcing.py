@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from ndoku.solvers.logic.board import Board, IntArray
 from ndoku.solvers.logic.implications import (
     contradiction,
@@ -19,7 +21,7 @@ from ndoku.solvers.logic.implications import (
     group_chain,
     implication_graph,
 )
-from ndoku.solvers.logic.techniques import Step
+from ndoku.solvers.logic.techniques import Step, changed_near
 
 #: Implications a forcing chain may run through (longer ones are rated past 9 anyway).
 MOST_LINKS = 40
@@ -109,17 +111,28 @@ def group_forcing_chain(board: Board) -> Step | None:
     )  # fmt: skip
 
 
+#: What a dynamic chain search knows before the first: nothing (see :func:`.implications.contradiction`).
+_NOTHING_KNOWN = (
+    np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32),
+    *(np.zeros(0, dtype=np.int32) for _ in range(6)),
+)  # fmt: skip
+
+
 def dynamic_chain(one_value: bool) -> Callable[[Board], Step | None]:
     """An assumption that dynamic implications take to a contradiction: on its own value
     only (Nishio, 7.5), or on every value (a dynamic forcing chain, 8.5)."""
     name, base = ("Nishio", 7.5) if one_value else ("dynamic forcing chain", 8.5)
 
     def find(board: Board) -> Step | None:
-        units, unit_ptr, unit_of, _, _ = arrays(board)
-        found = contradiction(
+        units, unit_ptr, unit_of, peer_ptr, peers = arrays(board)
+        # what the last search knew of each assumption, and the board it was made on
+        before_cand, before_values, *known = board.memory.get((name, "known"), _NOTHING_KNOWN)
+        near = changed_near(board.cand, board.values, before_cand, before_values, peer_ptr, peers)
+        found, *now = contradiction(
             board.cand, units, unit_ptr, unit_of, *graph(board, not one_value), board.lacking(),
-            one_value,
+            one_value, near, *known,
         )  # fmt: skip
+        board.memory[name, "known"] = (board.cand.copy(), board.values.copy(), *now)
         if not len(found):
             return None
         cell, value, _ = node_of(int(found[1]), board.tables.size)

@@ -139,6 +139,14 @@ def _next(
 
 
 @kernel(refcounts=True)
+def _grown(array: IntArray, used: int, more: int) -> IntArray:
+    """``array`` with room for ``more`` after its first ``used`` (twice as long, or more)."""
+    grown = np.empty(max(2 * array.shape[0], used + more), dtype=np.int32)
+    grown[:used] = array[:used]
+    return grown
+
+
+@kernel(refcounts=True)
 def implication_graph(
     cand: BoolArray,
     units: IntArray,
@@ -163,9 +171,7 @@ def implication_graph(
     adj = np.empty(16 * nodes + most, dtype=np.int32)
     for node in range(nodes):
         if ptr[node] + most > adj.shape[0]:
-            grown = np.empty(2 * adj.shape[0], dtype=np.int32)
-            grown[: ptr[node]] = adj[: ptr[node]]
-            adj = grown
+            adj = _grown(adj, ptr[node], most)
         ptr[node + 1] = _next(
             node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
             peers, use_y, adj, ptr[node],
@@ -334,12 +340,8 @@ def group_chain(
         _, reached = _bfs(k, -1, nodes, ptr, adj, dist, parent, queue)
         at = reach_ptr[k]
         if at + reached > reach.shape[0]:
-            grown = np.empty(2 * reach.shape[0] + reached, dtype=np.int32)
-            grown[:at] = reach[:at]
-            reach = grown
-            grown = np.empty(reach.shape[0], dtype=np.int32)
-            grown[:at] = reach_dist[:at]
-            reach_dist = grown
+            reach = _grown(reach, at, reached)
+            reach_dist = _grown(reach_dist, at, reached)
         for i in range(reached):
             reach[at + i] = queue[i]
             reach_dist[at + i] = dist[queue[i]]
@@ -451,17 +453,53 @@ def contradiction(
     adj: IntArray,
     lacking: BoolArray,
     one_value: bool,
-) -> IntArray:
+    near: BoolArray,
+    known: IntArray,
+    bound: IntArray,
+    owner: IntArray,
+    foot_start: IntArray,
+    foot_end: IntArray,
+    foot: IntArray,
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
     """The assumption whose dynamic implications reach a contradiction with the least
     complexity (on its own value only when ``one_value``: Nishio): ``[complexity,
-    assumption, reached]`` (``reached``: how many nodes it set before the contradiction),
-    empty when none does. The graph (:func:`implication_graph`, whose arrays these are)
-    gives what an on node implies, which is static: off for its peers, and for its cell's
-    other values unless on one value (a graph without y-links then); off nodes are
-    followed on the board as it is reached."""
+    assumption]``, empty when none does; then what is known of each assumption for a later
+    search, as the last five arguments. The graph (:func:`implication_graph`, whose arrays
+    these are) gives what an on node implies, which is static: off for its peers, and for
+    its cell's other values unless on one value (a graph without y-links then); off nodes
+    are followed on the board as it is reached.
+
+    What an earlier search knew, by candidate (``cell * N + value``): ``known`` 0 nothing,
+    1 a contradiction of complexity ``bound``, 2 none, 3 none of complexity under
+    ``bound``; ``owner``: the candidate whose search read what that rests on, the
+    candidates of its nodes: ``foot[foot_start[owner]:foot_end[owner]]``. It holds where
+    none of them is ``near`` a change since
+    (:func:`.techniques.changed_near`): the search would read the
+    same and go the same way."""
     n_live = flat.shape[0]
     cells, size = cand.shape
     nodes = 2 * n_live
+    n_flat = cells * size
+    # an earlier search holds where what it read is unchanged
+    holds = np.zeros(n_flat, dtype=np.bool_)
+    if known.shape[0] == n_flat:
+        for f in range(n_flat):
+            if known[f] and owner[f] == f:
+                holds[f] = True
+                for i in range(foot_start[f], foot_end[f]):
+                    if near[foot[i]]:
+                        holds[f] = False
+                        break
+        for f in range(n_flat):
+            holds[f] = known[f] != 0 and holds[owner[f]]
+    # what this search knows, likewise
+    new_known = np.zeros(n_flat, dtype=np.int32)
+    new_bound = np.zeros(n_flat, dtype=np.int32)
+    new_owner = np.zeros(n_flat, dtype=np.int32)
+    new_start = np.zeros(n_flat, dtype=np.int32)
+    new_end = np.zeros(n_flat, dtype=np.int32)
+    new_foot = np.empty(64 * n_live + nodes, dtype=np.int32)
+    used = 0
     # each candidate's cell and value, read for every node reached (a division is slow)
     cell_of = flat // size
     value_of = flat % size
@@ -493,10 +531,31 @@ def contradiction(
     mark = 0
     # candidates whose assumption reaches no contradiction: those an assumption without
     # one sets on (what they imply, it implies too, dynamic implications only growing
-    # with what is known)
-    clean = np.zeros(n_live, dtype=np.bool_)
+    # with what is known); the candidate of that assumption
+    clean = np.full(n_live, -1, dtype=np.int32)
     for k in range(n_live):
-        if clean[k]:
+        f = flat[k]
+        if holds[f] and not (known[f] == 3 and bound[f] < least):
+            new_known[f] = known[f]
+            new_bound[f] = bound[f]
+            new_owner[f] = owner[f]
+            if owner[f] == f:
+                if used + foot_end[f] - foot_start[f] > new_foot.shape[0]:
+                    new_foot = _grown(new_foot, used, foot_end[f] - foot_start[f])
+                new_start[f] = used
+                for i in range(foot_start[f], foot_end[f]):
+                    new_foot[used] = foot[i]
+                    used += 1
+                new_end[f] = used
+            if known[f] == 1 and bound[f] < least:
+                least = bound[f]
+                best = np.empty(2, dtype=np.int32)
+                best[0] = least
+                best[1] = f * 2 + 1
+            continue
+        if clean[k] >= 0:
+            new_known[f] = 2
+            new_owner[f] = clean[k]
             continue
         gen = k + 1
         seen[k] = gen
@@ -570,11 +629,24 @@ def contradiction(
                     cause[at] = group
                     queue[tail] = at
                     tail += 1
+        # what the search read: the candidates of the nodes it reached
+        if used + tail > new_foot.shape[0]:
+            new_foot = _grown(new_foot, used, tail)
+        new_owner[f] = f
+        new_start[f] = used
+        for i in range(tail):
+            new_foot[used] = flat[queue[i] if queue[i] < n_live else queue[i] - n_live]
+            used += 1
+        new_end[f] = used
         if n_roots == 0:
-            if not cut:
+            if cut:
+                new_known[f] = 3
+                new_bound[f] = level + 1
+            else:
+                new_known[f] = 2
                 for i in range(tail):
                     if queue[i] < n_live:
-                        clean[queue[i]] = True
+                        clean[queue[i]] = f
             continue
         # complexity: the ancestors of the contradiction's nodes, each counted once (and
         # the off node a clash would have set)
@@ -602,10 +674,11 @@ def contradiction(
                     visit[roots[r]] = mark
                     stack[top] = roots[r]
                     top += 1
+        new_known[f] = 1
+        new_bound[f] = total
         if total < least:
             least = total
-            best = np.empty(3, dtype=np.int32)
+            best = np.empty(2, dtype=np.int32)
             best[0] = total
-            best[1] = flat[k] * 2 + 1
-            best[2] = tail
-    return best
+            best[1] = f * 2 + 1
+    return best, new_known, new_bound, new_owner, new_start, new_end, new_foot[:used]

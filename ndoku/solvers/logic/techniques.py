@@ -94,6 +94,41 @@ def cell_bits(cand: BoolArray) -> NDArray[np.uint64]:
     return bits
 
 
+@kernel(refcounts=True)
+def changed_near(
+    cand: BoolArray,
+    values: IntArray,
+    before_cand: BoolArray,
+    before_values: IntArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+) -> BoolArray:
+    """The candidates (``cell * N + value``) near a change since the board ``before``:
+    every value of a cell that lost a candidate or took a value, and that value in its
+    peers (what a search that read none of them reads the same on both boards). All of
+    them when ``before`` is not this board with fewer or the same candidates (an empty
+    ``before_cand``: no board)."""
+    cells, size = cand.shape
+    near = np.ones(cells * size, dtype=np.bool_)
+    if before_cand.shape[0] != cells:
+        return near
+    for c in range(cells):
+        if before_values[c] and before_values[c] != values[c]:
+            return near
+        for v in range(size):
+            if cand[c, v] and not before_cand[c, v]:
+                return near
+    near[:] = False
+    for c in range(cells):
+        for v in range(size):
+            lost = before_cand[c, v] and not cand[c, v]
+            if lost or (values[c] == v + 1 and not before_values[c]):
+                near[c * size : (c + 1) * size] = True
+                for i in range(peer_ptr[c], peer_ptr[c + 1]):
+                    near[peers[i] * size + v] = True
+    return near
+
+
 @kernel()
 def _held(values: IntArray, cells: IntArray) -> np.uint64:
     """The values placed in ``cells``, as bits."""

@@ -27,9 +27,11 @@ from numpy.typing import NDArray
 from ndoku.jit import kernel
 from ndoku.solvers.bits import lowest, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
-from ndoku.solvers.logic.techniques import Step, cell_bits
+from ndoku.solvers.logic.techniques import Step, cell_bits, changed_near
 
 NAMES = {4: "WXYZ-wing", 5: "VWXYZ-wing", 6: "UVWXYZ-wing", 7: "TUVWXYZ-wing"}
+#: Memory before the first search: no board (see :func:`.techniques.changed_near`).
+_NO_BOARD = (np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32))
 #: The least rating of each size (what a found wing of least rating cannot beat).
 BASE = {4: 5.5, 5: 6.2, 6: 6.6, 7: 7.5}
 
@@ -141,26 +143,6 @@ def find_wing(
 
 
 @kernel(refcounts=True)
-def _changed_near(
-    bits: NDArray[np.uint64], before: NDArray[np.uint64], peer_ptr: IntArray, peers: IntArray
-) -> BoolArray:
-    """The cells whose candidates, or whose peers' candidates, are not those of ``before``;
-    every cell when some candidate is not in ``before``."""
-    cells = bits.shape[0]
-    near = np.zeros(cells, dtype=np.bool_)
-    for c in range(cells):
-        if bits[c] & ~before[c]:
-            near[:] = True
-            return near
-    for c in range(cells):
-        if bits[c] != before[c]:
-            near[c] = True
-            for i in range(peer_ptr[c], peer_ptr[c + 1]):
-                near[peers[i]] = True
-    return near
-
-
-@kernel(refcounts=True)
 def _victims(
     chosen: IntArray,
     k: int,
@@ -207,15 +189,14 @@ def wing(k: int) -> Callable[[Board], Step | None]:
         # A wing rests on its pivot's and its peers' candidates, and fewer candidates leave
         # it fewer victims: since a search that found none, on candidates that were a
         # superset of these, only pivots near a change can have one.
-        before = board.memory.get(("no wing", k))
-        pivots = np.ones(len(bits), dtype=bool)
-        if before is not None:
-            pivots = _changed_near(bits, before, ptr, peers)
+        before_cand, before_values = board.memory.get((NAMES[k], "none"), _NO_BOARD)
+        near = changed_near(board.cand, board.values, before_cand, before_values, ptr, peers)
+        pivots = np.any(near.reshape(board.cand.shape), axis=1)
         found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first, pivots)
         if not len(found):
-            board.memory[("no wing", k)] = bits
+            board.memory[NAMES[k], "none"] = (board.cand.copy(), board.values.copy())
             return None
-        board.memory.pop(("no wing", k), None)
+        board.memory.pop((NAMES[k], "none"), None)
         z, cells = int(found[0]) + 1, tuple(int(c) for c in found[1 : 1 + k])
         widest = max(int(board.cand[c].sum()) for c in cells)
         removed = tuple((int(c), z) for c in found[1 + k :])
