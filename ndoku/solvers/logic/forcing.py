@@ -111,7 +111,8 @@ def group_forcing_chain(board: Board) -> Step | None:
     )  # fmt: skip
 
 
-#: What a dynamic chain search knows before the first: nothing (see :func:`.implications.contradiction`).
+#: What a dynamic chain search knows before the first: nothing
+#: (see :func:`.implications.contradiction`).
 _NOTHING_KNOWN = (
     np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32),
     *(np.zeros(0, dtype=np.int32) for _ in range(6)),

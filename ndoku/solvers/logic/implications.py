@@ -147,6 +147,34 @@ def _grown(array: IntArray, used: int, more: int) -> IntArray:
 
 
 @kernel(refcounts=True)
+def _appended(array: IntArray, used: int, items: IntArray) -> IntArray:
+    """``array`` with ``items`` written after its first ``used`` (grown if need be)."""
+    if used + items.shape[0] > array.shape[0]:
+        array = _grown(array, used, items.shape[0])
+    array[used : used + items.shape[0]] = items
+    return array
+
+
+@kernel()
+def _untouched(near: BoolArray, foot: IntArray, start: int, end: int) -> bool:
+    """None of the candidates ``foot[start:end]`` (what a search read) is ``near`` a
+    change."""
+    i = start
+    while i < end and not near[foot[i]]:
+        i += 1
+    return i == end
+
+
+@kernel()
+def _as_candidates(nodes: IntArray, count: int, flat: IntArray) -> None:
+    """The first ``count`` of ``nodes`` (live numbering, on or off) as their candidates
+    (``cell * N + value``), in place."""
+    n_live = flat.shape[0]
+    for i in range(count):
+        nodes[i] = flat[nodes[i] - n_live if nodes[i] >= n_live else nodes[i]]
+
+
+@kernel(refcounts=True)
 def implication_graph(
     cand: BoolArray,
     units: IntArray,
@@ -485,11 +513,7 @@ def contradiction(
     if known.shape[0] == n_flat:
         for f in range(n_flat):
             if known[f] and owner[f] == f:
-                holds[f] = True
-                for i in range(foot_start[f], foot_end[f]):
-                    if near[foot[i]]:
-                        holds[f] = False
-                        break
+                holds[f] = _untouched(near, foot, foot_start[f], foot_end[f])
         for f in range(n_flat):
             holds[f] = known[f] != 0 and holds[owner[f]]
     # what this search knows, likewise
@@ -540,12 +564,9 @@ def contradiction(
             new_bound[f] = bound[f]
             new_owner[f] = owner[f]
             if owner[f] == f:
-                if used + foot_end[f] - foot_start[f] > new_foot.shape[0]:
-                    new_foot = _grown(new_foot, used, foot_end[f] - foot_start[f])
+                new_foot = _appended(new_foot, used, foot[foot_start[f] : foot_end[f]])
                 new_start[f] = used
-                for i in range(foot_start[f], foot_end[f]):
-                    new_foot[used] = foot[i]
-                    used += 1
+                used += foot_end[f] - foot_start[f]
                 new_end[f] = used
             if known[f] == 1 and bound[f] < least:
                 least = bound[f]
@@ -629,24 +650,20 @@ def contradiction(
                     cause[at] = group
                     queue[tail] = at
                     tail += 1
+        if n_roots == 0 and not cut:
+            for i in range(tail):
+                if queue[i] < n_live:
+                    clean[queue[i]] = f
         # what the search read: the candidates of the nodes it reached
-        if used + tail > new_foot.shape[0]:
-            new_foot = _grown(new_foot, used, tail)
+        _as_candidates(queue, tail, flat)
+        new_foot = _appended(new_foot, used, queue[:tail])
         new_owner[f] = f
         new_start[f] = used
-        for i in range(tail):
-            new_foot[used] = flat[queue[i] if queue[i] < n_live else queue[i] - n_live]
-            used += 1
+        used += tail
         new_end[f] = used
         if n_roots == 0:
-            if cut:
-                new_known[f] = 3
-                new_bound[f] = level + 1
-            else:
-                new_known[f] = 2
-                for i in range(tail):
-                    if queue[i] < n_live:
-                        clean[queue[i]] = f
+            new_known[f] = 3 if cut else 2
+            new_bound[f] = level + 1
             continue
         # complexity: the ancestors of the contradiction's nodes, each counted once (and
         # the off node a clash would have set)
