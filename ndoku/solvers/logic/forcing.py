@@ -21,7 +21,7 @@ from ndoku.solvers.logic.implications import (
     group_chain,
     implication_graph,
 )
-from ndoku.solvers.logic.techniques import Step, changed_near
+from ndoku.solvers.logic.techniques import Step, keep, recall
 
 #: Implications a forcing chain may run through (longer ones are rated past 9 anyway).
 MOST_LINKS = 40
@@ -61,6 +61,10 @@ def graph(board: Board, use_y: bool) -> Graph:
     return board.derived(
         ("implication graph", use_y), lambda b: implication_graph(b.cand, *arrays(b), use_y)
     )
+
+
+#: An empty array: what a dynamic chain search kept before it first kept anything.
+_NONE = np.zeros(0, dtype=np.int32)
 
 
 def node_of(node: int, size: int) -> tuple[int, int, bool]:
@@ -111,29 +115,20 @@ def group_forcing_chain(board: Board) -> Step | None:
     )  # fmt: skip
 
 
-#: What a dynamic chain search knows before the first: nothing
-#: (see :func:`.implications.contradiction`).
-_NOTHING_KNOWN = (
-    np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32),
-    *(np.zeros(0, dtype=np.int32) for _ in range(6)),
-)  # fmt: skip
-
-
 def dynamic_chain(one_value: bool) -> Callable[[Board], Step | None]:
     """An assumption that dynamic implications take to a contradiction: on its own value
     only (Nishio, 7.5), or on every value (a dynamic forcing chain, 8.5)."""
     name, base = ("Nishio", 7.5) if one_value else ("dynamic forcing chain", 8.5)
 
     def find(board: Board) -> Step | None:
-        units, unit_ptr, unit_of, peer_ptr, peers = arrays(board)
-        # what the last search knew of each assumption, and the board it was made on
-        before_cand, before_values, *known = board.memory.get((name, "known"), _NOTHING_KNOWN)
-        near = changed_near(board.cand, board.values, before_cand, before_values, peer_ptr, peers)
+        units, unit_ptr, unit_of, _, _ = arrays(board)
+        # what the last search knew of each assumption (nothing: six empty arrays)
+        near, known = recall(board, name, (_NONE,) * 6)
         found, *now = contradiction(
             board.cand, units, unit_ptr, unit_of, *graph(board, not one_value), board.lacking(),
             one_value, near, *known,
         )  # fmt: skip
-        board.memory[name, "known"] = (board.cand.copy(), board.values.copy(), *now)
+        keep(board, name, tuple(now))
         if not len(found):
             return None
         cell, value, _ = node_of(int(found[1]), board.tables.size)

@@ -35,8 +35,9 @@ and the technique makes the :class:`Step` of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -127,6 +128,26 @@ def changed_near(
                 for i in range(peer_ptr[c], peer_ptr[c + 1]):
                     near[peers[i] * size + v] = True
     return near
+
+
+#: The board of a memory before any: none (see :func:`changed_near`).
+_NO_BOARD = (np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32))
+
+
+def recall(
+    board: Board, key: Hashable, nothing: tuple[Any, ...] = ()
+) -> tuple[BoolArray, tuple[Any, ...]]:
+    """What a technique kept under ``key`` of an earlier search (:func:`keep`; ``nothing``
+    until it keeps something), and the candidates near a change since
+    (:func:`changed_near`: every candidate until then)."""
+    before_cand, before_values, kept = board.memory.get(key, (*_NO_BOARD, nothing))
+    ptr, peers = board.puzzle.peers
+    return changed_near(board.cand, board.values, before_cand, before_values, ptr, peers), kept
+
+
+def keep(board: Board, key: Hashable, kept: tuple[Any, ...] = ()) -> None:
+    """Keep ``kept`` under ``key`` in the board's memory, with the board as it is now."""
+    board.memory[key] = (board.cand.copy(), board.values.copy(), kept)
 
 
 @kernel()

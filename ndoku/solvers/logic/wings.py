@@ -27,11 +27,9 @@ from numpy.typing import NDArray
 from ndoku.jit import kernel
 from ndoku.solvers.bits import lowest, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
-from ndoku.solvers.logic.techniques import Step, cell_bits, changed_near
+from ndoku.solvers.logic.techniques import Step, cell_bits, keep, recall
 
 NAMES = {4: "WXYZ-wing", 5: "VWXYZ-wing", 6: "UVWXYZ-wing", 7: "TUVWXYZ-wing"}
-#: Memory before the first search: no board (see :func:`.techniques.changed_near`).
-_NO_BOARD = (np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32))
 #: The least rating of each size (what a found wing of least rating cannot beat).
 BASE = {4: 5.5, 5: 6.2, 6: 6.6, 7: 7.5}
 
@@ -189,12 +187,11 @@ def wing(k: int) -> Callable[[Board], Step | None]:
         # A wing rests on its pivot's and its peers' candidates, and fewer candidates leave
         # it fewer victims: since a search that found none, on candidates that were a
         # superset of these, only pivots near a change can have one.
-        before_cand, before_values = board.memory.get((NAMES[k], "none"), _NO_BOARD)
-        near = changed_near(board.cand, board.values, before_cand, before_values, ptr, peers)
+        near, _ = recall(board, (NAMES[k], "none"))
         pivots = np.any(near.reshape(board.cand.shape), axis=1)
         found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first, pivots)
         if not len(found):
-            board.memory[NAMES[k], "none"] = (board.cand.copy(), board.values.copy())
+            keep(board, (NAMES[k], "none"))
             return None
         board.memory.pop((NAMES[k], "none"), None)
         z, cells = int(found[0]) + 1, tuple(int(c) for c in found[1 : 1 + k])
