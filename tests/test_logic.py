@@ -493,7 +493,7 @@ def test_forcing_chains_are_the_shortest_of_the_reference(
 ) -> None:
     board = _sparse_board(puzzle, data)
     _, flat, _, _, ptr, adj = graph(board, not only_x)
-    nodes = forcing_chain(flat, ptr, adj, 40, True)
+    nodes = forcing_chain(flat, ptr, adj, 40, True, np.ones(2 * board.cand.size, dtype=bool))
     expected = ref_shortest_forcing(board, True, not only_x)
     assert (len(nodes) == 0) == (expected is None)
     if expected is not None:

@@ -35,7 +35,7 @@ import numpy as np
 from ndoku.jit import kernel
 from ndoku.model.units import COLUMN, ROW
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
-from ndoku.solvers.logic.forcing import graph, node_of
+from ndoku.solvers.logic.forcing import node_of, search_anew
 from ndoku.solvers.logic.implications import forcing_chain
 from ndoku.solvers.logic.techniques import Step
 
@@ -266,8 +266,13 @@ def _shortest_x_chain(board: Board) -> IntArray:
     """The shortest X-chain of at most four strong links: searched once per board for all
     of :func:`x_chain` (the first of the shortest, and so the same chain as a search
     bounded by fewer links, if it is that short)."""
-    _, flat, _, _, ptr, adj = graph(board, False)
-    return forcing_chain(flat, ptr, adj, 2 * max(STRONG_BASE) + 1, False)
+    most = 2 * max(STRONG_BASE) + 1
+    return search_anew(
+        board,
+        "strong links",
+        False,
+        lambda g, sources: forcing_chain(g[1], g[4], g[5], most, False, sources),
+    )
 
 
 def _link_unit(board: Board, v: int, a: int, b: int) -> int:

@@ -10,16 +10,18 @@ complexity passes (:func:`length_bonus`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 import numpy as np
 
-from ndoku.solvers.logic.board import Board, IntArray
+from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 from ndoku.solvers.logic.implications import (
+    MOST_TABLED,
     contradiction,
     forcing_chain,
     group_chain,
     implication_graph,
+    reaching,
 )
 from ndoku.solvers.logic.techniques import Step, keep, recall
 
@@ -67,6 +69,30 @@ def graph(board: Board, use_y: bool) -> Graph:
 _NONE = np.zeros(0, dtype=np.int32)
 
 
+def search_anew(
+    board: Board,
+    key: Hashable,
+    use_y: bool,
+    search: Callable[[Graph, BoolArray], IntArray],
+    whole: bool = True,
+) -> IntArray:
+    """``search(graph, sources)`` on the board's graph (with y-links when ``use_y``), empty
+    when it finds no chain: from every assumption, or, when the last search under ``key``
+    found none (on a board with these candidates or more), only from those that lead to
+    a change since (:func:`.implications.reaching`). A search that was not ``whole`` (it
+    looked at no assumption) is not remembered as finding none."""
+    near, kept = recall(board, key)
+    found_graph = graph(board, use_y)
+    sources = reaching(near, *kept) if kept else np.ones(2 * len(near), dtype=bool)
+    found = search(found_graph, sources)
+    if len(found) or not whole:
+        board.memory.pop(key, None)
+    else:
+        _, flat, _, _, ptr, adj = found_graph
+        keep(board, key, (flat, ptr, adj))
+    return found
+
+
 def node_of(node: int, size: int) -> tuple[int, int, bool]:
     """(cell, value from 1, on) of a kernel's node."""
     return node // 2 // size, node // 2 % size + 1, bool(node & 1)
@@ -84,8 +110,10 @@ def forcing_chains(board: Board) -> Step | None:
     for name, base, use_y in FORCING:
         if best is not None and base >= best.rating:
             break
-        _, flat, _, _, ptr, adj = graph(board, use_y)
-        nodes = forcing_chain(flat, ptr, adj, MOST_LINKS, True)
+        nodes = search_anew(
+            board, ("forcing chains", name), use_y,
+            lambda g, sources: forcing_chain(g[1], g[4], g[5], MOST_LINKS, True, sources),
+        )  # fmt: skip
         if not len(nodes):
             continue
         rating = round(base + length_bonus(len(nodes)), 1)
@@ -101,7 +129,12 @@ def forcing_chains(board: Board) -> Step | None:
 
 def group_forcing_chain(board: Board) -> Step | None:
     """Every candidate of a cell, or every place of a value in a unit, implies one node."""
-    found = group_chain(board.cand, board.tables.units, *graph(board, True), board.lacking())
+    lacking = board.lacking()
+    found = search_anew(
+        board, "cell and unit forcing chains", True,
+        lambda g, sources: group_chain(board.cand, board.tables.units, *g, lacking, sources),
+        whole=len(graph(board, True)[1]) <= MOST_TABLED,
+    )  # fmt: skip
     if not len(found):
         return None
     size = board.tables.size
@@ -124,8 +157,9 @@ def dynamic_chain(one_value: bool) -> Callable[[Board], Step | None]:
         units, unit_ptr, unit_of, _, _ = arrays(board)
         # what the last search knew of each assumption (nothing: six empty arrays)
         near, known = recall(board, name, (_NONE,) * 6)
+        index, flat, _, _, ptr, adj = graph(board, not one_value)
         found, *now = contradiction(
-            board.cand, units, unit_ptr, unit_of, *graph(board, not one_value), board.lacking(),
+            board.cand, units, unit_ptr, unit_of, index, flat, ptr, adj, board.lacking(),
             one_value, near, *known,
         )  # fmt: skip
         keep(board, name, tuple(now))

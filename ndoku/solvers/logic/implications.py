@@ -207,6 +207,44 @@ def implication_graph(
     return index, flat, per_cell, places, ptr, adj
 
 
+@kernel(refcounts=True)
+def reaching(near: BoolArray, flat: IntArray, ptr: IntArray, adj: IntArray) -> BoolArray:
+    """The nodes, by ``(cell * N + value) * 2 + on``, that lead to a candidate ``near`` a
+    change in the graph ``ptr``, ``adj`` of the candidates ``flat`` (an earlier board's,
+    :func:`implication_graph`), those near included. A search of that board that found
+    no chain from the others finds none on the board of now: what a chain reads, when it
+    meets no node near a change, is the same on both.
+
+    By contraposition (a → b when ¬b → ¬a), a node leads to a near one when its negation
+    is reached from one."""
+    n_live = flat.shape[0]
+    nodes = 2 * n_live
+    out = np.zeros(2 * near.shape[0], dtype=np.bool_)
+    for f in range(near.shape[0]):
+        out[2 * f] = out[2 * f + 1] = near[f]
+    seen = np.zeros(nodes, dtype=np.bool_)
+    queue = np.empty(nodes, dtype=np.int32)
+    tail = 0
+    for node in range(nodes):
+        if near[flat[node % n_live]]:
+            seen[node] = True
+            queue[tail] = node
+            tail += 1
+    head = 0
+    while head < tail:
+        node = queue[head]
+        head += 1
+        for i in range(ptr[node], ptr[node + 1]):
+            if not seen[adj[i]]:
+                seen[adj[i]] = True
+                queue[tail] = adj[i]
+                tail += 1
+    for node in range(nodes):
+        if seen[node]:  # its negation leads to a near node
+            out[flat[node % n_live] * 2 + (1 if node >= n_live else 0)] = True
+    return out
+
+
 @kernel()
 def _bfs(
     source: int,
@@ -297,12 +335,14 @@ def _loop_length(
 
 @kernel(refcounts=True)
 def forcing_chain(
-    flat: IntArray, ptr: IntArray, adj: IntArray, most: int, from_off: bool
+    flat: IntArray, ptr: IntArray, adj: IntArray, most: int, from_off: bool, sources: BoolArray
 ) -> IntArray:
     """The shortest forcing chain of at most ``most`` implications in the graph ``ptr``,
     ``adj`` of the live candidates ``flat`` (:func:`implication_graph`): its nodes from the
     assumption to the conclusion, empty when there is none. The first of the shortest,
-    candidates in order, on before off (on only unless ``from_off``: eliminations only)."""
+    candidates in order, on before off (on only unless ``from_off``: eliminations only),
+    among the assumptions marked in ``sources`` (by node, ``(cell * N + value) * 2 +
+    on``; the others known to have none, :func:`reaching`)."""
     n_live = flat.shape[0]
     nodes = 2 * n_live
     dist = np.full(nodes, -1, dtype=np.int32)
@@ -313,6 +353,8 @@ def forcing_chain(
     for k in range(n_live):
         for on in (True, False):
             if not on and not from_off:
+                continue
+            if not sources[flat[k] * 2 + (1 if on else 0)]:
                 continue
             source = k if on else n_live + k
             target = n_live + k if on else k
@@ -335,6 +377,42 @@ def forcing_chain(
     return best
 
 
+@kernel()
+def _branches(
+    g: int,
+    cand: BoolArray,
+    index: IntArray,
+    units: IntArray,
+    per_cell: IntArray,
+    places: IntArray,
+    lacking: BoolArray,
+    branches: IntArray,
+) -> int:
+    """The branches of group ``g`` (cell g, or value ``(g − cells) % N`` in unit ``(g −
+    cells) // N``) written into ``branches`` (live numbers, in the group's order); their
+    count, 0 when the group has fewer than two or more than :data:`MOST_BRANCHES` (or its
+    unit holds the value)."""
+    cells, size = cand.shape
+    count = 0
+    if g < cells:
+        if per_cell[g] < 2 or per_cell[g] > MOST_BRANCHES:
+            return 0
+        for v in range(size):
+            if cand[g, v]:
+                branches[count] = index[g * size + v]
+                count += 1
+        return count
+    unit = (g - cells) // size
+    v = (g - cells) % size
+    if not lacking[unit, v] or places[unit, v] < 2 or places[unit, v] > MOST_BRANCHES:
+        return 0
+    for q in units[unit]:
+        if cand[q, v]:
+            branches[count] = index[q * size + v]
+            count += 1
+    return count
+
+
 @kernel(refcounts=True)
 def group_chain(
     cand: BoolArray,
@@ -346,11 +424,14 @@ def group_chain(
     ptr: IntArray,
     adj: IntArray,
     lacking: BoolArray,
+    sources: BoolArray,
 ) -> IntArray:
     """The cell or unit forcing chain of least complexity in the graph with x-links and
     y-links (:func:`implication_graph`, whose arrays these are): ``[complexity, conclusion,
     unit (−1 for a cell), branches...]`` (nodes as in the module docstring), empty when
-    there is none or the board has more than :data:`MOST_TABLED` candidates."""
+    there is none or the board has more than :data:`MOST_TABLED` candidates. Only groups
+    with a branch (an on node) marked in ``sources`` (by node, ``(cell * N + value) * 2 +
+    on``; the others known to have none, :func:`reaching`)."""
     n_live = flat.shape[0]
     if n_live > MOST_TABLED or n_live == 0:
         return np.empty(0, dtype=np.int32)
@@ -364,8 +445,21 @@ def group_chain(
     reach_ptr = np.zeros(n_live + 1, dtype=np.int32)
     reach = np.empty(16 * nodes, dtype=np.int32)
     reach_dist = np.empty(16 * nodes, dtype=np.int32)
+    # the groups searched: those with a branch among the sources, and their branches
+    branches = np.empty(MOST_BRANCHES, dtype=np.int32)
+    n_groups = cand.shape[0] + units.shape[0] * size
+    searched = np.zeros(n_groups, dtype=np.bool_)
+    wanted = np.zeros(n_live, dtype=np.bool_)
+    for g in range(n_groups):
+        count = _branches(g, cand, index, units, per_cell, places, lacking, branches)
+        for b in range(count):
+            searched[g] |= sources[flat[branches[b]] * 2 + 1]
+        for b in range(count):
+            wanted[branches[b]] |= searched[g]
     for k in range(n_live):
-        _, reached = _bfs(k, -1, nodes, ptr, adj, dist, parent, queue)
+        reached = 0
+        if wanted[k]:
+            _, reached = _bfs(k, -1, nodes, ptr, adj, dist, parent, queue)
         at = reach_ptr[k]
         if at + reached > reach.shape[0]:
             reach = _grown(reach, at, reached)
@@ -375,44 +469,38 @@ def group_chain(
             reach_dist[at + i] = dist[queue[i]]
         reach_ptr[k + 1] = at + reached
         _unreach(dist, queue, reached)
-    # the distances of a group's branches but the first, spread out by node (−1: not
-    # reached); the first branch's reach is walked
+    # the distances of a group's branches but one, spread out by node (−1: not reached);
+    # the reach of the one with the fewest nodes near enough to matter is walked
     spread = np.full((MOST_BRANCHES, nodes), -1, dtype=np.int32)
+    near = np.empty(MOST_BRANCHES, dtype=np.int32)
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
     best_group, best_node = -1, -1
-    branches = np.empty(MOST_BRANCHES, dtype=np.int32)
-    n_groups = cand.shape[0] + units.shape[0] * size
     for g in range(n_groups):
-        count = 0
-        unit = -1
-        if g < cand.shape[0]:
-            c = g
-            if per_cell[c] < 2 or per_cell[c] > MOST_BRANCHES:
-                continue
-            for v in range(size):
-                if cand[c, v]:
-                    branches[count] = index[c * size + v]
-                    count += 1
-        else:
-            unit = (g - cand.shape[0]) // size
-            v = (g - cand.shape[0]) % size
-            if not lacking[unit, v] or places[unit, v] < 2 or places[unit, v] > MOST_BRANCHES:
-                continue
-            for q in units[unit]:
-                if cand[q, v]:
-                    branches[count] = index[q * size + v]
-                    count += 1
-        for b in range(1, count):
-            for i in range(reach_ptr[branches[b]], reach_ptr[branches[b] + 1]):
-                spread[b, reach[i]] = reach_dist[i]
-        for i in range(reach_ptr[branches[0]], reach_ptr[branches[0] + 1]):
-            # every other branch adds one at least: no node further on can beat the least
+        if not searched[g]:
+            continue
+        count = _branches(g, cand, index, units, per_cell, places, lacking, branches)
+        unit = -1 if g < cand.shape[0] else (g - cand.shape[0]) // size
+        # every other branch adds one at least: a node further than least − count from a
+        # branch cannot make the least (reaches are nearest first)
+        walk = 0
+        for b in range(count):
+            start, end = reach_ptr[branches[b]], reach_ptr[branches[b] + 1]
+            near[b] = start + np.searchsorted(reach_dist[start:end], least - count, "right")
+            if near[b] - start < near[walk] - reach_ptr[branches[walk]]:
+                walk = b
+        for b in range(count):
+            if b != walk:
+                for i in range(reach_ptr[branches[b]], near[b]):
+                    spread[b, reach[i]] = reach_dist[i]
+        for i in range(reach_ptr[branches[walk]], near[walk]):
             if reach_dist[i] + count > least:
                 break
             n = reach[i]
             total = reach_dist[i] + 1
-            for b in range(1, count):
+            for b in range(count):
+                if b == walk:
+                    continue
                 if spread[b, n] < 0:
                     total = -1
                     break
@@ -429,9 +517,10 @@ def group_chain(
             best[2] = unit
             for b in range(count):
                 best[3 + b] = flat[branches[b]] * 2 + 1
-        for b in range(1, count):
-            for i in range(reach_ptr[branches[b]], reach_ptr[branches[b] + 1]):
-                spread[b, reach[i]] = -1
+        for b in range(count):
+            if b != walk:
+                for i in range(reach_ptr[branches[b]], near[b]):
+                    spread[b, reach[i]] = -1
     return best
 
 
@@ -475,8 +564,6 @@ def contradiction(
     unit_of: IntArray,
     index: IntArray,
     flat: IntArray,
-    per_cell: IntArray,
-    places: IntArray,
     ptr: IntArray,
     adj: IntArray,
     lacking: BoolArray,
@@ -524,9 +611,6 @@ def contradiction(
     new_end = np.zeros(n_flat, dtype=np.int32)
     new_foot = np.empty(64 * n_live + nodes, dtype=np.int32)
     used = 0
-    # each candidate's cell and value, read for every node reached (a division is slow)
-    cell_of = flat // size
-    value_of = flat % size
     seen = np.zeros(nodes, dtype=np.int32)  # == gen: reached in this assumption
     visit = np.zeros(nodes, dtype=np.int32)  # == mark: counted as an ancestor
     # what set a node: an off node's on node; an on node's group (a cell, or cells +
@@ -535,21 +619,35 @@ def contradiction(
     queue = np.empty(nodes, dtype=np.int32)
     stack = np.empty(nodes + 8, dtype=np.int32)
     roots = np.empty(size + 8, dtype=np.int32)
-    # candidates of a cell, and places of a value in a unit, not yet off, and the sum of
-    # their live numbers (valid where the stamp is gen): an off node looks at its groups
-    # only when one is down to one, which the sum names, or none
-    cell_sum = np.zeros(cells, dtype=np.int32)
-    unit_sum = np.zeros(units.shape[0] * size, dtype=np.int32)
+    # the groups of each candidate (CSR): its cell, then its value in each of its units
+    # (numbered as causes are); a group is watched when a last candidate in it goes on
+    # (a cell's unless on one value, a unit's where it lacks the value)
+    n_groups = cells + units.shape[0] * size
+    group_ptr = np.zeros(n_live + 1, dtype=np.int32)
     for m in range(n_live):
-        cell_sum[cell_of[m]] += m
-        for i in range(unit_ptr[cell_of[m]], unit_ptr[cell_of[m] + 1]):
-            unit_sum[unit_of[i] * size + value_of[m]] += m
-    cell_left = np.empty(cells, dtype=np.int32)
-    cell_rest = np.empty(cells, dtype=np.int32)
-    cell_stamp = np.zeros(cells, dtype=np.int32)
-    unit_left = np.empty(units.shape[0] * size, dtype=np.int32)
-    unit_rest = np.empty(units.shape[0] * size, dtype=np.int32)
-    unit_stamp = np.zeros(units.shape[0] * size, dtype=np.int32)
+        c = flat[m] // size
+        group_ptr[m + 1] = group_ptr[m] + 1 + unit_ptr[c + 1] - unit_ptr[c]
+    group_of = np.empty(group_ptr[n_live], dtype=np.int32)
+    watched = np.zeros(n_groups, dtype=np.bool_)
+    # candidates of a group not yet off, and the sum of their live numbers (valid where
+    # the stamp is gen): an off node looks at a group only when it is down to one
+    # candidate, which the sum names, or none; at the start, every candidate of it
+    left = np.empty(n_groups, dtype=np.int32)
+    rest = np.empty(n_groups, dtype=np.int32)
+    stamp = np.zeros(n_groups, dtype=np.int32)
+    all_left = np.zeros(n_groups, dtype=np.int32)
+    all_sum = np.zeros(n_groups, dtype=np.int32)
+    for m in range(n_live):
+        c, v = flat[m] // size, flat[m] % size
+        group_of[group_ptr[m]] = c
+        watched[c] = not one_value
+        for i in range(unit_ptr[c], unit_ptr[c + 1]):
+            g = cells + unit_of[i] * size + v
+            group_of[group_ptr[m] + 1 + i - unit_ptr[c]] = g
+            watched[g] = lacking[unit_of[i], v]
+        for i in range(group_ptr[m], group_ptr[m + 1]):
+            all_left[group_of[i]] += 1
+            all_sum[group_of[i]] += m
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
     mark = 0
@@ -609,46 +707,30 @@ def contradiction(
                         break
                     seen[n_live + m] = gen
                     cause[n_live + m] = node
-                    q = cell_of[m]
-                    if cell_stamp[q] != gen:
-                        cell_stamp[q] = gen
-                        cell_left[q] = per_cell[q]
-                        cell_rest[q] = cell_sum[q]
-                    cell_left[q] -= 1
-                    cell_rest[q] -= m
-                    w = value_of[m]
-                    for i2 in range(unit_ptr[q], unit_ptr[q + 1]):
-                        g = unit_of[i2] * size + w
-                        if unit_stamp[g] != gen:
-                            unit_stamp[g] = gen
-                            unit_left[g] = places[unit_of[i2], w]
-                            unit_rest[g] = unit_sum[g]
-                        unit_left[g] -= 1
-                        unit_rest[g] -= m
+                    for i2 in range(group_ptr[m], group_ptr[m + 1]):
+                        g = group_of[i2]
+                        if stamp[g] != gen:
+                            stamp[g] = gen
+                            left[g] = all_left[g]
+                            rest[g] = all_sum[g]
+                        left[g] -= 1
+                        rest[g] -= m
                     queue[tail] = n_live + m
                     tail += 1
                 continue
             # off(c, v): c's last candidate, or v's last place in a unit of c, goes on
-            c = cell_of[node - n_live]
-            v = value_of[node - n_live]
-            for pass_ in range(unit_ptr[c + 1] - unit_ptr[c] + 1):
-                if pass_ == 0:
-                    if one_value or cell_left[c] > 1:
-                        continue
-                    group, left, at = c, cell_left[c], cell_rest[c]
-                else:
-                    u = unit_of[unit_ptr[c] + pass_ - 1]
-                    g = u * size + v
-                    if not lacking[u, v] or unit_left[g] > 1:
-                        continue
-                    group, left, at = cells + g, unit_left[g], unit_rest[g]
-                if left == 0:  # nothing left: every off of the group is a root
-                    n_roots = _group_offs(group, -1, cand, index, units, n_live, roots, 0)
+            m = node - n_live
+            for i in range(group_ptr[m], group_ptr[m + 1]):
+                g = group_of[i]
+                if not watched[g] or left[g] > 1:
+                    continue
+                if left[g] == 0:  # nothing left: every off of the group is a root
+                    n_roots = _group_offs(g, -1, cand, index, units, n_live, roots, 0)
                     break
-                if seen[at] != gen:
-                    seen[at] = gen
-                    cause[at] = group
-                    queue[tail] = at
+                if seen[rest[g]] != gen:
+                    seen[rest[g]] = gen
+                    cause[rest[g]] = g
+                    queue[tail] = rest[g]
                     tail += 1
         if n_roots == 0 and not cut:
             for i in range(tail):

@@ -112,16 +112,18 @@ def _warm_up(board: Board) -> None:
     """Once per process, try every technique on a small board (results unused; a 4×4 has
     the array types of every layout), so that loading or compiling their kernels is not
     timed as part of a path: a timeout then cuts a path where it cuts it on every later run
-    (the seeds of ``generate`` rely on that). Twice each: the second time reads what the
-    first kept in the board's memory."""
+    (the seeds of ``generate`` rely on that). Twice each, on a board where steps are found
+    and on an empty one, where none is: the second time reads what the first kept in the
+    board's memory."""
     global _warmed
     if not _warmed:
         announce_compiling(board)
-        [small] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
-        for _, _, find in TECHNIQUES:
-            fresh = Board.start(small)
-            find(fresh)
-            find(fresh)
+        for text in ("1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n", "0 0 0 0\n" * 4):
+            [small] = read_puzzles(text=text)
+            for _, _, find in TECHNIQUES:
+                fresh = Board.start(small)
+                find(fresh)
+                find(fresh)
         _warmed = True
 
 

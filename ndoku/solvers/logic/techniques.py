@@ -110,23 +110,21 @@ def changed_near(
     them when ``before`` is not this board with fewer or the same candidates (an empty
     ``before_cand``: no board)."""
     cells, size = cand.shape
-    near = np.ones(cells * size, dtype=np.bool_)
-    if before_cand.shape[0] != cells:
-        return near
+    near = np.zeros(cells * size, dtype=np.bool_)
+    changed = before_cand.shape[0] != cells
     for c in range(cells):
-        if before_values[c] and before_values[c] != values[c]:
-            return near
+        if changed:
+            break
+        changed = before_values[c] != 0 and before_values[c] != values[c]
         for v in range(size):
-            if cand[c, v] and not before_cand[c, v]:
-                return near
-    near[:] = False
-    for c in range(cells):
-        for v in range(size):
+            changed |= cand[c, v] and not before_cand[c, v]
             lost = before_cand[c, v] and not cand[c, v]
             if lost or (values[c] == v + 1 and not before_values[c]):
                 near[c * size : (c + 1) * size] = True
                 for i in range(peer_ptr[c], peer_ptr[c + 1]):
                     near[peers[i] * size + v] = True
+    if changed:
+        near[:] = True
     return near
 
 
