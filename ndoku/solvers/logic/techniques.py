@@ -35,6 +35,7 @@ and the technique makes the :class:`Step` of it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -128,8 +129,15 @@ def changed_near(
     return near
 
 
-#: The board of a memory before any: none (see :func:`changed_near`).
-_NO_BOARD = (np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32))
+#: The board of a memory before any: none (numbered −1; see :func:`changed_near`).
+_NO_BOARD = (-1, np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32))
+_snapshots = itertools.count()
+
+
+def _snapshot(board: Board) -> tuple[int, BoolArray, IntArray]:
+    """The board's candidates and values as they are, numbered (once per state: what every
+    memory kept in that state shares)."""
+    return next(_snapshots), board.cand.copy(), board.values.copy()
 
 
 def recall(
@@ -137,15 +145,19 @@ def recall(
 ) -> tuple[BoolArray, tuple[Any, ...]]:
     """What a technique kept under ``key`` of an earlier search (:func:`keep`; ``nothing``
     until it keeps something), and the candidates near a change since
-    (:func:`changed_near`: every candidate until then)."""
-    before_cand, before_values, kept = board.memory.get(key, (*_NO_BOARD, nothing))
+    (:func:`changed_near`, once per state and board kept: every candidate until then)."""
+    (number, before_cand, before_values), kept = board.memory.get(key, (_NO_BOARD, nothing))
     ptr, peers = board.puzzle.peers
-    return changed_near(board.cand, board.values, before_cand, before_values, ptr, peers), kept
+    near = board.derived(
+        ("near a change since", number),
+        lambda b: changed_near(b.cand, b.values, before_cand, before_values, ptr, peers),
+    )
+    return near, kept
 
 
 def keep(board: Board, key: Hashable, kept: tuple[Any, ...] = ()) -> None:
     """Keep ``kept`` under ``key`` in the board's memory, with the board as it is now."""
-    board.memory[key] = (board.cand.copy(), board.values.copy(), kept)
+    board.memory[key] = (board.derived("snapshot", _snapshot), kept)
 
 
 @kernel()
