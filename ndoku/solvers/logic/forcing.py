@@ -22,6 +22,7 @@ from ndoku.solvers.logic.implications import (
     group_chain,
     implication_graph,
     reaching,
+    without_y_links,
 )
 from ndoku.solvers.logic.techniques import Step, keep, recall
 
@@ -59,9 +60,21 @@ Graph = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 
 def graph(board: Board, use_y: bool) -> Graph:
     """The board's implication graph, with y-links when ``use_y``: made once per state of
-    the board, for every chain technique of a round."""
+    the board, for every chain technique of a round (without y-links, from the one with
+    them)."""
+    full = board.derived("implication graph", lambda b: implication_graph(b.cand, *arrays(b)))
+    if use_y:
+        return full
+    index, flat, per_cell, places, ptr, adj = full
     return board.derived(
-        ("implication graph", use_y), lambda b: implication_graph(b.cand, *arrays(b), use_y)
+        "x-links only",
+        lambda b: (
+            index,
+            flat,
+            per_cell,
+            places,
+            *without_y_links(b.cand, flat, per_cell, ptr, adj),
+        ),
     )
 
 

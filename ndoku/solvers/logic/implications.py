@@ -98,7 +98,6 @@ def _next(
     unit_of: IntArray,
     peer_ptr: IntArray,
     peers: IntArray,
-    use_y: bool,
     out: IntArray,
     count: int,
 ) -> int:
@@ -116,13 +115,12 @@ def _next(
             if j >= 0:
                 out[count] = n_live + j
                 count += 1
-        if use_y:
-            for w in range(size):
-                if w != v and cand[c, w]:
-                    out[count] = n_live + index[c * size + w]
-                    count += 1
+        for w in range(size):
+            if w != v and cand[c, w]:
+                out[count] = n_live + index[c * size + w]
+                count += 1
         return count
-    if use_y and per_cell[c] == 2:
+    if per_cell[c] == 2:
         for w in range(size):
             if w != v and cand[c, w]:
                 out[count] = index[c * size + w]
@@ -182,13 +180,12 @@ def implication_graph(
     unit_of: IntArray,
     peer_ptr: IntArray,
     peers: IntArray,
-    use_y: bool,
 ) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
     """What the searches read of a board: ``(index, flat, per_cell, places, ptr, adj)``, its
     live candidates (:func:`live`), the candidates of each cell and the places of each
-    value in each unit, and the static implications of every node, x-links and y-links
-    (x-links only unless ``use_y``), as CSR. An on node's implications are the same with
-    or without x-links, which the dynamic searches rely on."""
+    value in each unit, and the static implications of every node, x-links and y-links,
+    as CSR (:func:`without_y_links` for x-links only). An on node's implications are the
+    same with or without x-links, which the dynamic searches rely on."""
     index, flat = live(cand)
     per_cell, places = _tallies(cand, units)
     nodes = 2 * flat.shape[0]
@@ -202,9 +199,33 @@ def implication_graph(
             adj = _grown(adj, ptr[node], most)
         ptr[node + 1] = _next(
             node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
-            peers, use_y, adj, ptr[node],
+            peers, adj, ptr[node],
         )  # fmt: skip
     return index, flat, per_cell, places, ptr, adj
+
+
+@kernel(refcounts=True)
+def without_y_links(
+    cand: BoolArray, flat: IntArray, per_cell: IntArray, ptr: IntArray, adj: IntArray
+) -> tuple[IntArray, IntArray]:
+    """The graph ``ptr``, ``adj`` of :func:`implication_graph` without its y-links: an on
+    node's implications but its cell's other values (the last of them), an off node's but
+    its bivalue cell's other value (the first)."""
+    size = cand.shape[1]
+    n_live = flat.shape[0]
+    nodes = 2 * n_live
+    x_ptr = np.zeros(nodes + 1, dtype=np.int32)
+    x_adj = np.empty(ptr[nodes], dtype=np.int32)
+    for node in range(nodes):
+        start, end = ptr[node], ptr[node + 1]
+        c = flat[node % n_live] // size
+        if node < n_live:
+            end -= per_cell[c] - 1
+        elif per_cell[c] == 2:
+            start += 1
+        x_ptr[node + 1] = x_ptr[node] + end - start
+        x_adj[x_ptr[node] : x_ptr[node + 1]] = adj[start:end]
+    return x_ptr, x_adj[: x_ptr[nodes]]
 
 
 @kernel(refcounts=True)
