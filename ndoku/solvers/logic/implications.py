@@ -650,12 +650,11 @@ def contradiction(
         group_ptr[m + 1] = group_ptr[m] + 1 + unit_ptr[c + 1] - unit_ptr[c]
     group_of = np.empty(group_ptr[n_live], dtype=np.int32)
     watched = np.zeros(n_groups, dtype=np.bool_)
-    # candidates of a group not yet off, and the sum of their live numbers (valid where
-    # the stamp is gen): an off node looks at a group only when it is down to one
-    # candidate, which the sum names, or none; at the start, every candidate of it
-    left = np.empty(n_groups, dtype=np.int32)
-    rest = np.empty(n_groups, dtype=np.int32)
-    stamp = np.zeros(n_groups, dtype=np.int32)
+    # per group: its stamp, its candidates not yet off, and the sum of their live numbers
+    # (valid where the stamp is gen; side by side, read together): an off node looks at
+    # a group only when it is down to one candidate, which the sum names, or none; at the
+    # start, every candidate of it
+    state = np.zeros((n_groups, 3), dtype=np.int32)
     all_left = np.zeros(n_groups, dtype=np.int32)
     all_sum = np.zeros(n_groups, dtype=np.int32)
     for m in range(n_live):
@@ -730,12 +729,12 @@ def contradiction(
                     cause[n_live + m] = node
                     for i2 in range(group_ptr[m], group_ptr[m + 1]):
                         g = group_of[i2]
-                        if stamp[g] != gen:
-                            stamp[g] = gen
-                            left[g] = all_left[g]
-                            rest[g] = all_sum[g]
-                        left[g] -= 1
-                        rest[g] -= m
+                        if state[g, 0] != gen:
+                            state[g, 0] = gen
+                            state[g, 1] = all_left[g]
+                            state[g, 2] = all_sum[g]
+                        state[g, 1] -= 1
+                        state[g, 2] -= m
                     queue[tail] = n_live + m
                     tail += 1
                 continue
@@ -743,15 +742,16 @@ def contradiction(
             m = node - n_live
             for i in range(group_ptr[m], group_ptr[m + 1]):
                 g = group_of[i]
-                if not watched[g] or left[g] > 1:
+                if not watched[g] or state[g, 1] > 1:
                     continue
-                if left[g] == 0:  # nothing left: every off of the group is a root
+                if state[g, 1] == 0:  # nothing left: every off of the group is a root
                     n_roots = _group_offs(g, -1, cand, index, units, n_live, roots, 0)
                     break
-                if seen[rest[g]] != gen:
-                    seen[rest[g]] = gen
-                    cause[rest[g]] = g
-                    queue[tail] = rest[g]
+                at = state[g, 2]
+                if seen[at] != gen:
+                    seen[at] = gen
+                    cause[at] = g
+                    queue[tail] = at
                     tail += 1
         if n_roots == 0 and not cut:
             for i in range(tail):
