@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import COLUMN, ROW, csr
+from ndoku.solvers.logic.implications import tallies
 
 IntArray = NDArray[np.int32]
 BoolArray = NDArray[np.bool_]
@@ -221,10 +222,9 @@ class Board:
 
     def contradiction(self) -> bool:
         """A free cell without candidates, or a value a unit lacks with no place left in it."""
-        free = self.values == 0
-        if (free & ~self.cand.any(axis=1)).any():
+        per_cell, places = tallies(self.cand, self.tables.units)
+        if ((self.values == 0) & (per_cell == 0)).any():
             return True
-        places = self.cand[self.tables.units].sum(axis=1)  # (units, N)
         return bool((self.lacking() & (places == 0)).any())
 
     def derived(self, key: Hashable, make: Callable[[Board], T]) -> T:

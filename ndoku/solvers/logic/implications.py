@@ -69,7 +69,7 @@ def live(cand: BoolArray) -> tuple[IntArray, IntArray]:
 
 
 @kernel(refcounts=True)
-def _tallies(cand: BoolArray, units: IntArray) -> tuple[IntArray, IntArray]:
+def tallies(cand: BoolArray, units: IntArray) -> tuple[IntArray, IntArray]:
     """Candidates per cell, and places per unit and value."""
     cells, size = cand.shape
     per_cell = np.zeros(cells, dtype=np.int32)
@@ -187,7 +187,7 @@ def implication_graph(
     as CSR (:func:`without_y_links` for x-links only). An on node's implications are the
     same with or without x-links, which the dynamic searches rely on."""
     index, flat = live(cand)
-    per_cell, places = _tallies(cand, units)
+    per_cell, places = tallies(cand, units)
     nodes = 2 * flat.shape[0]
     # the most implications of one node: its peers and its cell's values, or its cell's
     # values and the places of its units
