@@ -145,7 +145,7 @@ def group_forcing_chain(board: Board) -> Step | None:
     lacking = board.lacking()
     found = search_anew(
         board, "cell and unit forcing chains", True,
-        lambda g, sources: group_chain(board.cand, board.tables.units, *g, lacking, sources),
+        lambda g, sources: group_chain(board.cand, *arrays(board)[:3], *g, lacking, sources),
         whole=len(graph(board, True)[1]) <= MOST_TABLED,
     )  # fmt: skip
     if not len(found):

@@ -438,6 +438,8 @@ def _branches(
 def group_chain(
     cand: BoolArray,
     units: IntArray,
+    unit_ptr: IntArray,
+    unit_of: IntArray,
     index: IntArray,
     flat: IntArray,
     per_cell: IntArray,
@@ -466,17 +468,22 @@ def group_chain(
     reach_ptr = np.zeros(n_live + 1, dtype=np.int32)
     reach = np.empty(16 * nodes, dtype=np.int32)
     reach_dist = np.empty(16 * nodes, dtype=np.int32)
-    # the groups searched: those with a branch among the sources, and their branches
+    # the groups searched: those of the sources (with branches or not), and their branches
     branches = np.empty(MOST_BRANCHES, dtype=np.int32)
     n_groups = cand.shape[0] + units.shape[0] * size
     searched = np.zeros(n_groups, dtype=np.bool_)
+    for k in range(n_live):
+        if sources[flat[k] * 2 + 1]:
+            c, v = flat[k] // size, flat[k] % size
+            searched[c] = True
+            for i in range(unit_ptr[c], unit_ptr[c + 1]):
+                searched[cand.shape[0] + unit_of[i] * size + v] = True
     wanted = np.zeros(n_live, dtype=np.bool_)
     for g in range(n_groups):
-        count = _branches(g, cand, index, units, per_cell, places, lacking, branches)
-        for b in range(count):
-            searched[g] |= sources[flat[branches[b]] * 2 + 1]
-        for b in range(count):
-            wanted[branches[b]] |= searched[g]
+        if searched[g]:
+            count = _branches(g, cand, index, units, per_cell, places, lacking, branches)
+            for b in range(count):
+                wanted[branches[b]] = True
     for k in range(n_live):
         reached = 0
         if wanted[k]:
@@ -501,6 +508,8 @@ def group_chain(
         if not searched[g]:
             continue
         count = _branches(g, cand, index, units, per_cell, places, lacking, branches)
+        if count == 0:
+            continue
         unit = -1 if g < cand.shape[0] else (g - cand.shape[0]) // size
         # every other branch adds one at least: a node further than least − count from a
         # branch cannot make the least (reaches are nearest first)
