@@ -649,16 +649,11 @@ def contradiction(
     queue = np.empty(nodes, dtype=np.int32)
     stack = np.empty(nodes + 8, dtype=np.int32)
     roots = np.empty(size + 8, dtype=np.int32)
-    # the groups of each candidate (CSR): its cell, then its value in each of its units
-    # (numbered as causes are); a group is watched when a last candidate in it goes on
-    # (a cell's unless on one value, a unit's where it lacks the value)
+    # the groups of each candidate whose last candidate goes on (CSR): its cell unless on
+    # one value, then its value in each of its units that lacks it (numbered as causes)
     n_groups = cells + units.shape[0] * size
     group_ptr = np.zeros(n_live + 1, dtype=np.int32)
-    for m in range(n_live):
-        c = flat[m] // size
-        group_ptr[m + 1] = group_ptr[m] + 1 + unit_ptr[c + 1] - unit_ptr[c]
-    group_of = np.empty(group_ptr[n_live], dtype=np.int32)
-    watched = np.zeros(n_groups, dtype=np.bool_)
+    group_of = np.empty(n_live * (1 + np.max(np.diff(unit_ptr))), dtype=np.int32)
     # per group: its stamp, its candidates not yet off, and the sum of their live numbers
     # (valid where the stamp is gen; side by side, read together): an off node looks at
     # a group only when it is down to one candidate, which the sum names, or none; at the
@@ -668,13 +663,16 @@ def contradiction(
     all_sum = np.zeros(n_groups, dtype=np.int32)
     for m in range(n_live):
         c, v = flat[m] // size, flat[m] % size
-        group_of[group_ptr[m]] = c
-        watched[c] = not one_value
+        count = group_ptr[m]
+        if not one_value:
+            group_of[count] = c
+            count += 1
         for i in range(unit_ptr[c], unit_ptr[c + 1]):
-            g = cells + unit_of[i] * size + v
-            group_of[group_ptr[m] + 1 + i - unit_ptr[c]] = g
-            watched[g] = lacking[unit_of[i], v]
-        for i in range(group_ptr[m], group_ptr[m + 1]):
+            if lacking[unit_of[i], v]:
+                group_of[count] = cells + unit_of[i] * size + v
+                count += 1
+        group_ptr[m + 1] = count
+        for i in range(group_ptr[m], count):
             all_left[group_of[i]] += 1
             all_sum[group_of[i]] += m
     best = np.empty(0, dtype=np.int32)
@@ -751,7 +749,7 @@ def contradiction(
             m = node - n_live
             for i in range(group_ptr[m], group_ptr[m + 1]):
                 g = group_of[i]
-                if not watched[g] or state[g, 1] > 1:
+                if state[g, 1] > 1:
                     continue
                 if state[g, 1] == 0:  # nothing left: every off of the group is a root
                     n_roots = _group_offs(g, -1, cand, index, units, n_live, roots, 0)
