@@ -29,11 +29,13 @@ MAX_PER_PAGE = 36
 
 @dataclass(frozen=True)
 class Entry:
-    """One puzzle of a book: its header line, its picture and its solution's."""
+    """One puzzle of a book: its header line, its picture and its solution's, and the
+    short name its solution goes by (``Solution 3``)."""
 
     header: str
     puzzle: Scene
     solution: Scene | None = None
+    name: str = ""
 
 
 def pages(pictures: Sequence[Scene], paper: str = "a4") -> list[Scene]:
@@ -76,7 +78,7 @@ def book(
     for start in range(0, len(solved), per_solution_page):
         chunk = solved[start : start + per_solution_page]
         first = start == 0
-        slots = [(f"Solution: {e.header}", e.solution) for e in chunk if e.solution is not None]
+        slots = [(f"Solution {e.name}", e.solution) for e in chunk if e.solution is not None]
         heading = "Solutions" if first else ""
         out.append(_page(paper, slots, per_solution_page, heading, note if first else ""))
     for number, page in enumerate(out, 1):

@@ -88,6 +88,8 @@ def picture(
     (['1', '3', '4', '2'], 10)
     """
     rows, cols = puzzle.index.shape
+    if candidates is not None:  # room for pencil marks of at least 7.5 points
+        cell = max(cell, 7.5 * max(_pattern(puzzle)))
     margin = cell / 4
     top = margin + (cell if title else 0.0)
     bottom = top + rows * cell + margin + (0.8 * cell if footer else 0.0)

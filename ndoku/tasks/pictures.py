@@ -104,6 +104,7 @@ def book_pages(
                 header,
                 picture(puzzle, regions=fill_regions),
                 picture(puzzle, one.solution, regions=fill_regions),
+                str(number),
             )
         )
     note = (
