@@ -43,8 +43,8 @@ REGION_FILLS = ("#fde2e4", "#dcedc8", "#d6e6f5", "#fff3c4", "#eadcf3", "#d3f1ec"
 THIN, THICK = 0.025, 0.09  # line widths, in cells
 
 Corner = Callable[[float, float], tuple[float, float]]
-#: Advance of a digit in the fonts the writers use, in ems: how wide a symbol draws.
-ADVANCE = 0.64
+#: Advance of a bold digit in the writers' typeface, in ems: how wide a symbol draws.
+ADVANCE = 0.7
 #: Baseline below a label's centre, in ems (half a digit's height).
 DROP = 0.36
 
@@ -115,17 +115,26 @@ def picture(
     _grid_lines(scene, puzzle, corner, cell)
 
     style = puzzle.grid.style
+    # One size for every value of a picture, as the longest symbol allows (``36`` in a 36×36
+    # written in numbers): at most 0.7 of a cell wide.
+    longest = max(len(style.symbol(v)) for v in range(1, puzzle.size + 1))
+    size = cell * min(0.62, 0.7 / (ADVANCE * longest))
     placed: Mapping[int, int] = dict(step.placements) if step is not None else {}
     removed = set(step.eliminations) if step is not None else set()
     for c, (value, mark) in enumerate(zip(shown.tolist(), marks(puzzle, shown), strict=True)):
         x, y = corner(*rc[c])
+        centre = x + cell / 2
         if value:
             colour = {"given": INK, "conflict": CONFLICT}.get(mark, SOLVED)
-            _symbol(scene, x + cell / 2, y + cell / 2, style.symbol(value), cell, colour, mark)
+            text = style.symbol(value)
+            scene.labels.append(
+                Label(centre, y + cell / 2 + DROP * size, text, size, colour, mark != "solved")
+            )
         elif c in placed:
-            _symbol(scene, x + cell / 2, y + cell / 2, style.symbol(placed[c]), cell, PLACED)
+            text = style.symbol(placed[c])
+            scene.labels.append(Label(centre, y + cell / 2 + DROP * size, text, size, PLACED, True))
         elif candidates is not None:
-            _candidates(scene, puzzle, c, x, y, cell, candidates[c], removed)
+            _candidates(scene, puzzle, c, x, y, cell, candidates[c], removed, longest)
     if title:
         scene.labels.append(
             Label(scene.width / 2, margin + 0.6 * cell, title, 0.6 * cell, bold=True)
@@ -194,15 +203,6 @@ def _runs(edges: NDArray[np.bool_]) -> list[tuple[int, int, int]]:
     return out
 
 
-def _symbol(
-    scene: Scene, x: float, y: float, text: str, cell: float, colour: str, mark: str = "given"
-) -> None:
-    """A value centred at (x, y), as large as fits the cell."""
-    size = cell * min(0.62, 0.8 / (ADVANCE * len(text)))
-    bold = mark != "solved"
-    scene.labels.append(Label(x, y + DROP * size, text, size, colour, bold))
-
-
 def _candidates(
     scene: Scene,
     puzzle: Puzzle,
@@ -212,18 +212,19 @@ def _candidates(
     cell: float,
     cand: NDArray[np.bool_],
     removed: set[tuple[int, int]],
+    longest: int,
 ) -> None:
-    """A free cell's candidates, each value at its place of the pattern; those a step
-    removes red and struck out."""
+    """A free cell's candidates, each value at its place of the pattern (all of one size, as
+    the ``longest`` symbol allows); those a step removes red and struck out."""
     across, down = _pattern(puzzle)
     sub = cell / max(across, down)
     style = puzzle.grid.style
+    size = 0.8 * sub * min(1.0, 1.0 / (ADVANCE * longest))
     for v in np.flatnonzero(cand).tolist():
         r, c = divmod(v, across)
         cx = x + cell * (c + 0.5) / across
         cy = y + cell * (r + 0.5) / down
         text = style.symbol(v + 1)
-        size = 0.8 * sub * min(1.0, 1.0 / (ADVANCE * len(text)))
         gone = (cell_no, v + 1) in removed
         scene.labels.append(Label(cx, cy + DROP * size, text, size, REMOVED if gone else CANDIDATE))
         if gone:

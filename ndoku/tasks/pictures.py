@@ -52,9 +52,10 @@ def caption(
         from ndoku.tasks.rate import rate
 
         rating = rate(puzzle)
-        rating = rating if rating.level is not None else None
-    if rating is not None:
-        parts.append(rating.headline())
+    if rating is not None and rating.level is not None:
+        # the level and score (``chains 7.2``); a lower bound where the path timed out
+        score = "" if rating.score is None else f" {rating.score:.1f}"
+        parts.append(f"≥{rating.level}" if rating.lower_bound else rating.level + score)
     if seed is not None:
         parts.append(f"seed {seed}")
     return " · ".join(parts)
