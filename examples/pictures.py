@@ -33,9 +33,9 @@ BOOK_SEEDS = range(2)
 
 
 def samurai() -> Scene:
-    """The bundled Samurai, its solution over the givens."""
+    """The bundled Samurai, its solution over the givens (``ndoku solve --caption``)."""
     [puzzle] = read_puzzles(HERE / "samurai.txt")
-    return picture(puzzle, solve(puzzle).values, footer=caption(puzzle))
+    return picture(puzzle, solve(puzzle).values, footer=caption(puzzle, rated=True))
 
 
 def jigsaw() -> Scene:
@@ -51,12 +51,13 @@ def xsudoku() -> Scene:
 
 
 def pencil_marks() -> Scene:
-    """A 16×16 with its pencil marks after the first steps of its path, the next one shown."""
+    """A 16×16 with its pencil marks after the first steps of its path, the next one shown
+    (a page of ``ndoku explain --caption``)."""
     puzzle = read_puzzles(HEXADOKU)[0]
     told = explain(puzzle)
     board = next(islice(told.boards(), STEP, None))
     step = told.path.steps[STEP]
-    footer = f"step {STEP + 1}: {told.text(STEP)}"
+    footer = f"step {STEP + 1}: {step.technique} ({step.rating:g})"
     return picture(puzzle, board.values, candidates=board.cand, step=step, footer=footer)
 
 
