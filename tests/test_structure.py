@@ -1,9 +1,9 @@
 """The package's shape: one floor per step of the data flow, one job per file.
 
-text → model → solvers → tasks (and picture, beside them) → cli, with ``errors``, ``limits`` and ``jit`` below them all:
-an import never runs up a floor, no module imports another's private name, networkx is
-imported only where a graph is built for people, and every file states its one job in its
-first docstring line and stays readable in length.
+text → model → solvers → tasks (and picture, beside them) → cli, with ``errors``, ``limits``
+and ``jit`` below them all: an import never runs up a floor, no module imports another's
+private name, networkx is imported only where a graph is built for people, and every file
+states its one job in its first docstring line and stays readable in length.
 """
 
 from __future__ import annotations

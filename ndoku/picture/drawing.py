@@ -45,6 +45,8 @@ THIN, THICK = 0.025, 0.09  # line widths, in cells
 Corner = Callable[[float, float], tuple[float, float]]
 #: Advance of a bold digit in the writers' typeface, in ems: how wide a symbol draws.
 ADVANCE = 0.7
+#: Advance of an average character of text (a title, a caption), in ems, with room to spare.
+TEXT_ADVANCE = 0.6
 #: Baseline below a label's centre, in ems (half a digit's height).
 DROP = 0.36
 
@@ -135,15 +137,25 @@ def picture(
             scene.labels.append(Label(centre, y + cell / 2 + DROP * size, text, size, PLACED, True))
         elif candidates is not None:
             _candidates(scene, puzzle, c, x, y, cell, candidates[c], removed, longest)
+    room = scene.width - 2 * margin
     if title:
-        scene.labels.append(
-            Label(scene.width / 2, margin + 0.6 * cell, title, 0.6 * cell, bold=True)
-        )
+        size = _fitted(title, 0.6 * cell, room)
+        scene.labels.append(Label(scene.width / 2, margin + 0.6 * cell, title, size, bold=True))
     if footer:
-        scene.labels.append(
-            Label(scene.width / 2, scene.height - margin - 0.2 * cell, footer, 0.4 * cell, QUIET)
-        )
+        size = _fitted(footer, 0.4 * cell, room)
+        y = scene.height - margin - 0.2 * cell
+        scene.labels.append(Label(scene.width / 2, y, footer, size, QUIET))
     return scene
+
+
+def _fitted(text: str, size: float, room: float) -> float:
+    """``size``, or smaller when ``text`` would be wider than ``room`` (a long caption under
+    a small grid shrinks rather than run off the picture).
+
+    >>> _fitted("7 givens", 10.0, 200.0), _fitted("x" * 50, 10.0, 150.0)
+    (10.0, 5.0)
+    """
+    return min(size, room / (TEXT_ADVANCE * max(len(text), 1)))
 
 
 def _grid_lines(scene: Scene, puzzle: Puzzle, corner: Corner, cell: float) -> None:
