@@ -131,7 +131,7 @@ def book_goal() -> Goal:
     start = time.perf_counter()
     made = [generate(empty, seed=k) for k in range(BOOK)]
     generated = time.perf_counter() - start
-    sheets = book_pages(made, per_page=PER_PAGE)
+    sheets = book_pages(made, per_page=PER_PAGE, name="samurai")
     pdf = to_pdf(sheets)
     total = time.perf_counter() - start
     detail = (

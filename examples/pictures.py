@@ -65,7 +65,7 @@ def book_page() -> Scene:
     """The first page of ``ndoku generate samurai -n 12 --per-page 2 --pdf book.pdf``: its
     first two puzzles (seeds 0 and 1)."""
     made = [generate(layout_puzzle("samurai"), seed=seed) for seed in BOOK_SEEDS]
-    return book_pages(made, per_page=2)[0]
+    return book_pages(made, per_page=2, name="samurai")[0]
 
 
 def main() -> None:

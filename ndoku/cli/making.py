@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -171,7 +172,9 @@ def generate(
 
         title = pictures.title or ""
         pictures.write(
-            book_pages(book, per_page, pictures.paper, title, pictures.fill_regions),
+            book_pages(
+                book, per_page, pictures.paper, title, pictures.fill_regions, Path(layout).stem
+            ),
             on_pages=True,
         )
     if status:

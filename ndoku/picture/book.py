@@ -115,6 +115,7 @@ def _page(
         x, y = MARGIN + (k % across) * slot_w, top + (k // across) * slot_h
         room_w, room_h = slot_w - HEADER, slot_h - gap - HEADER
         scale = min(room_w / picture.width, room_h / picture.height, GROW)
+        y += (room_h - scale * picture.height) / 2  # header and picture centred in the slot
         if header:
             size = min(HEADER, slot_w / (0.6 * len(header)))  # a long header shrinks
             page.labels.append(Label(x + slot_w / 2, y + HEADER, header, size, anchor="middle"))

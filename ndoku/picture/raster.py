@@ -38,7 +38,7 @@ def to_png(scene: Scene, scale: float = SCALE) -> bytes:
         box = [round(scale * v) for v in (f.x, f.y, f.x + f.w, f.y + f.h)]
         draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=f.colour)
     for ln in scene.lines:
-        width = max(1, round(scale * ln.width))
+        width = max(2 if ln.square else 1, round(scale * ln.width))  # walls stay walls
         reach = scale * ln.width / 2 if ln.square else 0.0
         x0, x1 = sorted((scale * ln.x0, scale * ln.x1))
         y0, y1 = sorted((scale * ln.y0, scale * ln.y1))

@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 
 
 def layout_name(puzzle: Puzzle) -> str:
-    """The layout's name, or what it is (``9×9``, ``9×9 jigsaw``).
+    """The layout's name, or what it is (``9×9``, ``9×9 jigsaw``, ``4×4 with 2 diagonals``).
 
     >>> from ndoku.model.puzzle import read_puzzles
-    >>> [p] = read_puzzles(text="0 0 0 0\\n" * 4)
+    >>> [p] = read_puzzles(text="# extra: diagonals\\n" + "0 0 0 0\\n" * 4)
     >>> layout_name(p)
-    '4×4'
+    '4×4 with 2 diagonals'
     """
     layout = puzzle.layout
     if layout.name is not None:
@@ -33,11 +33,16 @@ def layout_name(puzzle: Puzzle) -> str:
     size = f"{layout.size}×{layout.size}"
     grids = len(layout.corners)
     name = f"{grids} sub-grids of {size}" if grids > 1 else size
-    return name + (" jigsaw" if layout.regions is not None else "")
+    name += " jigsaw" if layout.regions is not None else ""
+    return name + (f" with {layout.extras_text()}" if layout.extras else "")
 
 
 def caption(
-    puzzle: Puzzle, rating: Rating | None = None, seed: int | None = None, rated: bool = False
+    puzzle: Puzzle,
+    rating: Rating | None = None,
+    seed: int | None = None,
+    rated: bool = False,
+    name: str | None = None,
 ) -> str:
     """A picture's footer: layout, givens, the difficulty (``rating``, or rated here when
     ``rated``; none for a puzzle without one solution) and the seed.
@@ -47,7 +52,7 @@ def caption(
     >>> caption(p, seed=7)
     '4×4 · 4 givens · seed 7'
     """
-    parts = [layout_name(puzzle), f"{int((puzzle.givens > 0).sum())} givens"]
+    parts = [name or layout_name(puzzle), f"{int((puzzle.givens > 0).sum())} givens"]
     if rating is None and rated:
         from ndoku.tasks.rate import rate
 
@@ -93,13 +98,15 @@ def book_pages(
     paper: str = "a4",
     title: str = "",
     fill_regions: bool = False,
+    name: str | None = None,
 ) -> list[Scene]:
     """A book of generated puzzles: each under a header (number, layout, difficulty, seed),
-    the solutions at the back under a note on how to make each puzzle again."""
+    the solutions at the back under a note on how to make each puzzle again. ``name`` is
+    the layout's as the user gave it (``samurai``)."""
     entries = []
     for number, one in enumerate(made, 1):
         puzzle = one.puzzle
-        header = f"{number}. {caption(puzzle, one.rating, one.seed)}"
+        header = f"{number}. {caption(puzzle, one.rating, one.seed, name=name)}"
         entries.append(
             Entry(
                 header,
