@@ -19,7 +19,7 @@ from ndoku.model.units import BOX, COLUMN, ROW
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.logic import LEVELS, Board, solve_path
 from ndoku.solvers.logic.chains import w_wing, xy_wing, xyz_wing
-from ndoku.solvers.logic.forcing import arrays, dynamic_chain
+from ndoku.solvers.logic.forcing import dynamic_chain, graph
 from ndoku.solvers.logic.implications import forcing_chain
 from ndoku.solvers.logic.techniques import (
     fish,
@@ -492,7 +492,8 @@ def test_forcing_chains_are_the_shortest_of_the_reference(
     data: st.DataObject, puzzle: Puzzle, only_x: bool
 ) -> None:
     board = _sparse_board(puzzle, data)
-    nodes = forcing_chain(board.cand, *arrays(board), True, not only_x, 40, True)
+    _, flat, _, _, ptr, adj = graph(board, not only_x)
+    nodes = forcing_chain(flat, ptr, adj, 40, True)
     expected = ref_shortest_forcing(board, True, not only_x)
     assert (len(nodes) == 0) == (expected is None)
     if expected is not None:

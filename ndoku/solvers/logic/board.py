@@ -19,7 +19,9 @@ crossing
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,6 +32,7 @@ from ndoku.model.units import COLUMN, ROW, csr
 
 IntArray = NDArray[np.int32]
 BoolArray = NDArray[np.bool_]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,6 +147,12 @@ class Board:
     tables: Tables
     values: IntArray
     cand: BoolArray
+    # what derived() made of the board in the state _state (its values and candidates)
+    _derived: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False)
+    _state: bytes = field(default=b"", init=False, repr=False)
+    #: What a technique keeps from one state of the board to a later one, by its key (each
+    #: checks what it keeps against the board it is given).
+    memory: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
     def start(
@@ -217,6 +226,19 @@ class Board:
             return True
         places = self.cand[self.tables.units].sum(axis=1)  # (units, N)
         return bool((self.lacking() & (places == 0)).any())
+
+    def derived(self, key: Hashable, make: Callable[[Board], T]) -> T:
+        """``make(self)``, made once per ``key`` and state of the board (its values and
+        candidates): what several techniques of one round read (an implication graph) is
+        made by the first of them. The state is compared whole, so the arrays may be
+        changed in place."""
+        state = self.values.tobytes() + self.cand.tobytes()
+        if state != self._state:
+            self._derived.clear()
+            self._state = state
+        if key not in self._derived:
+            self._derived[key] = make(self)
+        return cast(T, self._derived[key])
 
     def copy(self) -> Board:
         return Board(self.puzzle, self.tables, self.values.copy(), self.cand.copy())

@@ -35,7 +35,7 @@ import numpy as np
 from ndoku.jit import kernel
 from ndoku.model.units import COLUMN, ROW
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
-from ndoku.solvers.logic.forcing import arrays, node_of
+from ndoku.solvers.logic.forcing import graph, node_of
 from ndoku.solvers.logic.implications import forcing_chain
 from ndoku.solvers.logic.techniques import Step
 
@@ -236,8 +236,8 @@ def x_chain(strong: int) -> Callable[[Board], Step | None]:
     fish (a box)."""
 
     def find(board: Board) -> Step | None:
-        nodes = forcing_chain(board.cand, *arrays(board), True, False, 2 * strong + 1, False)
-        if not len(nodes):
+        nodes = board.derived("X-chain", _shortest_x_chain)
+        if not len(nodes) or len(nodes) > 2 * strong + 2:
             return None
         size = board.tables.size
         cells = [node_of(int(n), size)[0] for n in nodes[1:-1]]
@@ -260,6 +260,14 @@ def x_chain(strong: int) -> Callable[[Board], Step | None]:
         return Step(name, rating, tuple(cells), units, (v + 1,), eliminations=removed)
 
     return find
+
+
+def _shortest_x_chain(board: Board) -> IntArray:
+    """The shortest X-chain of at most four strong links: searched once per board for all
+    of :func:`x_chain` (the first of the shortest, and so the same chain as a search
+    bounded by fewer links, if it is that short)."""
+    _, flat, _, _, ptr, adj = graph(board, False)
+    return forcing_chain(flat, ptr, adj, 2 * max(STRONG_BASE) + 1, False)
 
 
 def _link_unit(board: Board, v: int, a: int, b: int) -> int:

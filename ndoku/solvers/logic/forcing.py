@@ -12,16 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from ndoku.solvers.logic.board import Board, IntArray
-from ndoku.solvers.logic.implications import contradiction, forcing_chain, group_chain
-from ndoku.solvers.logic.techniques import Step
+from ndoku.solvers.logic.implications import (
+    contradiction,
+    forcing_chain,
+    group_chain,
+    implication_graph,
+)
+from ndoku.solvers.logic.techniques import Step, keep, recall
 
 #: Implications a forcing chain may run through (longer ones are rated past 9 anyway).
 MOST_LINKS = 40
-#: (name, base rating, x-links, y-links) of the forcing chains, easiest first.
+#: (name, base rating, y-links) of the forcing chains (all with x-links), easiest first.
 FORCING = (
-    ("X-chain", 6.6, True, False),
-    ("alternating inference chain", 7.0, True, True),
+    ("X-chain", 6.6, False),
+    ("alternating inference chain", 7.0, True),
 )
 
 
@@ -44,6 +51,22 @@ def arrays(board: Board) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArr
     return board.tables.units, unit_ptr, unit_of, peer_ptr, peers
 
 
+#: What :func:`.implications.implication_graph` returns: index, flat, per_cell, places, ptr, adj.
+Graph = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
+
+
+def graph(board: Board, use_y: bool) -> Graph:
+    """The board's implication graph, with y-links when ``use_y``: made once per state of
+    the board, for every chain technique of a round."""
+    return board.derived(
+        ("implication graph", use_y), lambda b: implication_graph(b.cand, *arrays(b), use_y)
+    )
+
+
+#: An empty array: what a dynamic chain search kept before it first kept anything.
+_NONE = np.zeros(0, dtype=np.int32)
+
+
 def node_of(node: int, size: int) -> tuple[int, int, bool]:
     """(cell, value from 1, on) of a kernel's node."""
     return node // 2 // size, node // 2 % size + 1, bool(node & 1)
@@ -58,10 +81,11 @@ def forcing_chains(board: Board) -> Step | None:
     """The forcing chain of least rating (X-chains, then XY-chains, then mixed, at a tie)."""
     best: Step | None = None
     size = board.tables.size
-    for name, base, use_x, use_y in FORCING:
+    for name, base, use_y in FORCING:
         if best is not None and base >= best.rating:
             break
-        nodes = forcing_chain(board.cand, *arrays(board), use_x, use_y, MOST_LINKS, True)
+        _, flat, _, _, ptr, adj = graph(board, use_y)
+        nodes = forcing_chain(flat, ptr, adj, MOST_LINKS, True)
         if not len(nodes):
             continue
         rating = round(base + length_bonus(len(nodes)), 1)
@@ -77,7 +101,7 @@ def forcing_chains(board: Board) -> Step | None:
 
 def group_forcing_chain(board: Board) -> Step | None:
     """Every candidate of a cell, or every place of a value in a unit, implies one node."""
-    found = group_chain(board.cand, *arrays(board), board.lacking())
+    found = group_chain(board.cand, board.tables.units, *graph(board, True), board.lacking())
     if not len(found):
         return None
     size = board.tables.size
@@ -97,7 +121,14 @@ def dynamic_chain(one_value: bool) -> Callable[[Board], Step | None]:
     name, base = ("Nishio", 7.5) if one_value else ("dynamic forcing chain", 8.5)
 
     def find(board: Board) -> Step | None:
-        found = contradiction(board.cand, *arrays(board), board.lacking(), one_value)
+        units, unit_ptr, unit_of, _, _ = arrays(board)
+        # what the last search knew of each assumption (nothing: six empty arrays)
+        near, known = recall(board, name, (_NONE,) * 6)
+        found, *now = contradiction(
+            board.cand, units, unit_ptr, unit_of, *graph(board, not one_value), board.lacking(),
+            one_value, near, *known,
+        )  # fmt: skip
+        keep(board, name, tuple(now))
         if not len(found):
             return None
         cell, value, _ = node_of(int(found[1]), board.tables.size)

@@ -27,8 +27,10 @@ Nishio / dynamic forcing chain
     candidate, a unit with no place for a value it lacks): c is not v. Complexity: the nodes
     the contradiction rests on.
 
-Every kernel takes the candidates as a ``(cells, N)`` boolean array and the layout's CSR
-arrays, and returns nodes as ``(cell * N + value) * 2 + on`` (values from 0).
+The searches read the board's implication graph (:func:`implication_graph`: built once per
+board, read by every chain technique of a round) besides the candidates as a ``(cells, N)``
+boolean array and the layout's CSR arrays, and return nodes as ``(cell * N + value) * 2 +
+on`` (values from 0).
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ BoolArray = NDArray[np.bool_]
 
 #: Branches a cell or unit forcing chain may have (more take long and are seldom wanted).
 MOST_BRANCHES = 4
-#: Live candidates up to which the cell and unit forcing chains keep every branch's
-#: distances in one table (beyond, they are not searched: 16×16 boards fit, 25×25 seldom).
+#: Live candidates up to which the cell and unit forcing chains are searched (beyond, they
+#: are not: 16×16 boards fit, 25×25 seldom; the bound once kept a table of every distance
+#: in memory, and stays where paths were made with it).
 MOST_TABLED = 2500
 
 
@@ -82,7 +85,7 @@ def _tallies(cand: BoolArray, units: IntArray) -> tuple[IntArray, IntArray]:
     return per_cell, places
 
 
-@kernel(refcounts=True)
+@kernel()
 def _next(
     node: int,
     cand: BoolArray,
@@ -95,18 +98,18 @@ def _next(
     unit_of: IntArray,
     peer_ptr: IntArray,
     peers: IntArray,
-    use_x: bool,
     use_y: bool,
     out: IntArray,
+    count: int,
 ) -> int:
-    """The static implications of ``node`` (live numbering) into ``out``; their count."""
+    """The static implications of ``node`` (live numbering) written into ``out`` from
+    ``count``; the new count."""
     size = cand.shape[1]
     n_live = flat.shape[0]
     on = node < n_live
     k = node if on else node - n_live
     c = flat[k] // size
     v = flat[k] % size
-    count = 0
     if on:
         for i in range(peer_ptr[c], peer_ptr[c + 1]):
             j = index[peers[i] * size + v]
@@ -124,54 +127,87 @@ def _next(
             if w != v and cand[c, w]:
                 out[count] = index[c * size + w]
                 count += 1
-    if use_x:
-        for i in range(unit_ptr[c], unit_ptr[c + 1]):
-            u = unit_of[i]
-            if places[u, v] != 2:
-                continue
-            for q in units[u]:
-                if q != c and cand[q, v]:
-                    out[count] = index[q * size + v]
-                    count += 1
+    for i in range(unit_ptr[c], unit_ptr[c + 1]):
+        u = unit_of[i]
+        if places[u, v] != 2:
+            continue
+        for q in units[u]:
+            if q != c and cand[q, v]:
+                out[count] = index[q * size + v]
+                count += 1
     return count
 
 
 @kernel(refcounts=True)
-def _graph(
+def _grown(array: IntArray, used: int, more: int) -> IntArray:
+    """``array`` with room for ``more`` after its first ``used`` (twice as long, or more)."""
+    grown = np.empty(max(2 * array.shape[0], used + more), dtype=np.int32)
+    grown[:used] = array[:used]
+    return grown
+
+
+@kernel(refcounts=True)
+def _appended(array: IntArray, used: int, items: IntArray) -> IntArray:
+    """``array`` with ``items`` written after its first ``used`` (grown if need be)."""
+    if used + items.shape[0] > array.shape[0]:
+        array = _grown(array, used, items.shape[0])
+    array[used : used + items.shape[0]] = items
+    return array
+
+
+@kernel()
+def _untouched(near: BoolArray, foot: IntArray, start: int, end: int) -> bool:
+    """None of the candidates ``foot[start:end]`` (what a search read) is ``near`` a
+    change."""
+    i = start
+    while i < end and not near[foot[i]]:
+        i += 1
+    return i == end
+
+
+@kernel()
+def _as_candidates(nodes: IntArray, count: int, flat: IntArray) -> None:
+    """The first ``count`` of ``nodes`` (live numbering, on or off) as their candidates
+    (``cell * N + value``), in place."""
+    n_live = flat.shape[0]
+    for i in range(count):
+        nodes[i] = flat[nodes[i] - n_live if nodes[i] >= n_live else nodes[i]]
+
+
+@kernel(refcounts=True)
+def implication_graph(
     cand: BoolArray,
-    index: IntArray,
-    flat: IntArray,
-    per_cell: IntArray,
-    places: IntArray,
     units: IntArray,
     unit_ptr: IntArray,
     unit_of: IntArray,
     peer_ptr: IntArray,
     peers: IntArray,
-    use_x: bool,
     use_y: bool,
-) -> tuple[IntArray, IntArray]:
-    """The static implications of every node (:func:`_next`), as CSR: built once, read by
-    thousands of searches."""
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """What the searches read of a board: ``(index, flat, per_cell, places, ptr, adj)``, its
+    live candidates (:func:`live`), the candidates of each cell and the places of each
+    value in each unit, and the static implications of every node, x-links and y-links
+    (x-links only unless ``use_y``), as CSR. An on node's implications are the same with
+    or without x-links, which the dynamic searches rely on."""
+    index, flat = live(cand)
+    per_cell, places = _tallies(cand, units)
     nodes = 2 * flat.shape[0]
-    out = np.empty(nodes + cand.shape[1] + 8, dtype=np.int32)
+    # the most implications of one node: its peers and its cell's values, or its cell's
+    # values and the places of its units
+    most = np.max(np.diff(peer_ptr)) + cand.shape[1] * (1 + np.max(np.diff(unit_ptr)))
     ptr = np.zeros(nodes + 1, dtype=np.int32)
-    adj = np.empty(16 * nodes + 8, dtype=np.int32)
+    adj = np.empty(16 * nodes + most, dtype=np.int32)
     for node in range(nodes):
-        count = _next(
+        if ptr[node] + most > adj.shape[0]:
+            adj = _grown(adj, ptr[node], most)
+        ptr[node + 1] = _next(
             node, cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr,
-            peers, use_x, use_y, out,
+            peers, use_y, adj, ptr[node],
         )  # fmt: skip
-        if ptr[node] + count > adj.shape[0]:
-            grown = np.empty(2 * adj.shape[0] + count, dtype=np.int32)
-            grown[: ptr[node]] = adj[: ptr[node]]
-            adj = grown
-        adj[ptr[node] : ptr[node] + count] = out[:count]
-        ptr[node + 1] = ptr[node] + count
-    return ptr, adj
+    return index, flat, per_cell, places, ptr, adj
 
 
-@kernel(refcounts=True)
+@kernel()
 def _bfs(
     source: int,
     target: int,
@@ -182,7 +218,7 @@ def _bfs(
     parent: IntArray,
     queue: IntArray,
 ) -> tuple[int, int]:
-    """Breadth-first from ``source`` over at most ``most`` implications (:func:`_graph`);
+    """Breadth-first from ``source`` over at most ``most`` implications (:func:`implication_graph`);
     ``dist`` (−1 everywhere on entry) and ``parent`` filled where reached. Returns the
     distance of ``target`` (−1 if not reached; −1 as target searches everything) and how
     many nodes were reached (the first of ``queue``; :func:`_unreach` puts ``dist``
@@ -216,7 +252,7 @@ def _unreach(dist: IntArray, queue: IntArray, reached: int) -> None:
         dist[queue[i]] = -1
 
 
-@kernel(refcounts=True)
+@kernel()
 def _loop_length(
     source: int,
     bound: int,
@@ -261,29 +297,14 @@ def _loop_length(
 
 @kernel(refcounts=True)
 def forcing_chain(
-    cand: BoolArray,
-    units: IntArray,
-    unit_ptr: IntArray,
-    unit_of: IntArray,
-    peer_ptr: IntArray,
-    peers: IntArray,
-    use_x: bool,
-    use_y: bool,
-    most: int,
-    from_off: bool,
+    flat: IntArray, ptr: IntArray, adj: IntArray, most: int, from_off: bool
 ) -> IntArray:
-    """The shortest forcing chain of at most ``most`` implications (x-links, y-links or
-    both): its nodes from the assumption to the conclusion, empty when there is none. The
-    first of the shortest, candidates in order, on before off (on only unless
-    ``from_off``: eliminations only)."""
-    index, flat = live(cand)
-    per_cell, places = _tallies(cand, units)
+    """The shortest forcing chain of at most ``most`` implications in the graph ``ptr``,
+    ``adj`` of the live candidates ``flat`` (:func:`implication_graph`): its nodes from the
+    assumption to the conclusion, empty when there is none. The first of the shortest,
+    candidates in order, on before off (on only unless ``from_off``: eliminations only)."""
     n_live = flat.shape[0]
     nodes = 2 * n_live
-    ptr, adj = _graph(
-        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, use_x,
-        use_y,
-    )  # fmt: skip
     dist = np.full(nodes, -1, dtype=np.int32)
     parent = np.empty(nodes, dtype=np.int32)
     queue = np.empty(nodes, dtype=np.int32)
@@ -318,33 +339,48 @@ def forcing_chain(
 def group_chain(
     cand: BoolArray,
     units: IntArray,
-    unit_ptr: IntArray,
-    unit_of: IntArray,
-    peer_ptr: IntArray,
-    peers: IntArray,
+    index: IntArray,
+    flat: IntArray,
+    per_cell: IntArray,
+    places: IntArray,
+    ptr: IntArray,
+    adj: IntArray,
     lacking: BoolArray,
 ) -> IntArray:
-    """The cell or unit forcing chain of least complexity: ``[complexity, conclusion,
+    """The cell or unit forcing chain of least complexity in the graph with x-links and
+    y-links (:func:`implication_graph`, whose arrays these are): ``[complexity, conclusion,
     unit (−1 for a cell), branches...]`` (nodes as in the module docstring), empty when
     there is none or the board has more than :data:`MOST_TABLED` candidates."""
-    index, flat = live(cand)
     n_live = flat.shape[0]
     if n_live > MOST_TABLED or n_live == 0:
         return np.empty(0, dtype=np.int32)
-    per_cell, places = _tallies(cand, units)
     size = cand.shape[1]
     nodes = 2 * n_live
-    ptr, adj = _graph(
-        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, True,
-        True,
-    )  # fmt: skip
-    table = np.full((n_live, nodes), -1, dtype=np.int32)
+    # what each candidate implies, nearest first, with the distances (CSR by candidate:
+    # a search reaches few nodes, a table of every distance would be mostly empty)
+    dist = np.full(nodes, -1, dtype=np.int32)
     parent = np.empty(nodes, dtype=np.int32)
     queue = np.empty(nodes, dtype=np.int32)
+    reach_ptr = np.zeros(n_live + 1, dtype=np.int32)
+    reach = np.empty(16 * nodes, dtype=np.int32)
+    reach_dist = np.empty(16 * nodes, dtype=np.int32)
     for k in range(n_live):
-        _bfs(k, -1, nodes, ptr, adj, table[k], parent, queue)
+        _, reached = _bfs(k, -1, nodes, ptr, adj, dist, parent, queue)
+        at = reach_ptr[k]
+        if at + reached > reach.shape[0]:
+            reach = _grown(reach, at, reached)
+            reach_dist = _grown(reach_dist, at, reached)
+        for i in range(reached):
+            reach[at + i] = queue[i]
+            reach_dist[at + i] = dist[queue[i]]
+        reach_ptr[k + 1] = at + reached
+        _unreach(dist, queue, reached)
+    # the distances of a group's branches but the first, spread out by node (−1: not
+    # reached); the first branch's reach is walked
+    spread = np.full((MOST_BRANCHES, nodes), -1, dtype=np.int32)
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
+    best_group, best_node = -1, -1
     branches = np.empty(MOST_BRANCHES, dtype=np.int32)
     n_groups = cand.shape[0] + units.shape[0] * size
     for g in range(n_groups):
@@ -367,17 +403,25 @@ def group_chain(
                 if cand[q, v]:
                     branches[count] = index[q * size + v]
                     count += 1
-        for n in range(nodes):
-            total = 0
-            for b in range(count):
-                d = table[branches[b], n]
-                if d < 0:
+        for b in range(1, count):
+            for i in range(reach_ptr[branches[b]], reach_ptr[branches[b] + 1]):
+                spread[b, reach[i]] = reach_dist[i]
+        for i in range(reach_ptr[branches[0]], reach_ptr[branches[0] + 1]):
+            # every other branch adds one at least: no node further on can beat the least
+            if reach_dist[i] + count > least:
+                break
+            n = reach[i]
+            total = reach_dist[i] + 1
+            for b in range(1, count):
+                if spread[b, n] < 0:
                     total = -1
                     break
-                total += d + 1
-            if total < 0 or total >= least:
+                total += spread[b, n] + 1
+            # the first node of the first group of least complexity
+            if total < 0 or total > least or (total == least and (g > best_group or n > best_node)):
                 continue
             least = total
+            best_group, best_node = g, n
             best = np.empty(3 + count, dtype=np.int32)
             best[0] = total
             on = n < n_live
@@ -385,7 +429,42 @@ def group_chain(
             best[2] = unit
             for b in range(count):
                 best[3 + b] = flat[branches[b]] * 2 + 1
+        for b in range(1, count):
+            for i in range(reach_ptr[branches[b]], reach_ptr[branches[b] + 1]):
+                spread[b, reach[i]] = -1
     return best
+
+
+@kernel()
+def _group_offs(
+    group: int,
+    skip: int,
+    cand: BoolArray,
+    index: IntArray,
+    units: IntArray,
+    n_live: int,
+    out: IntArray,
+    count: int,
+) -> int:
+    """The off nodes of a group's candidates but ``skip`` (live numbering) appended to
+    ``out`` from ``count``: cell ``group``, or value ``(group − cells) % N`` in unit
+    ``(group − cells) // N``. Returns the new count."""
+    cells, size = cand.shape
+    if group < cells:
+        for w in range(size):
+            m = index[group * size + w]
+            if cand[group, w] and m != skip:
+                out[count] = n_live + m
+                count += 1
+        return count
+    u = (group - cells) // size
+    v = (group - cells) % size
+    for q in units[u]:
+        m = index[q * size + v]
+        if cand[q, v] and m != skip:
+            out[count] = n_live + m
+            count += 1
+    return count
 
 
 @kernel(refcounts=True)
@@ -394,60 +473,131 @@ def contradiction(
     units: IntArray,
     unit_ptr: IntArray,
     unit_of: IntArray,
-    peer_ptr: IntArray,
-    peers: IntArray,
+    index: IntArray,
+    flat: IntArray,
+    per_cell: IntArray,
+    places: IntArray,
+    ptr: IntArray,
+    adj: IntArray,
     lacking: BoolArray,
     one_value: bool,
-) -> IntArray:
+    near: BoolArray,
+    known: IntArray,
+    bound: IntArray,
+    owner: IntArray,
+    foot_start: IntArray,
+    foot_end: IntArray,
+    foot: IntArray,
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
     """The assumption whose dynamic implications reach a contradiction with the least
     complexity (on its own value only when ``one_value``: Nishio): ``[complexity,
-    assumption, reached]`` (``reached``: how many nodes it set before the contradiction),
-    empty when none does."""
-    index, flat = live(cand)
+    assumption]``, empty when none does; then what is known of each assumption for a later
+    search, as the last five arguments. The graph (:func:`implication_graph`, whose arrays
+    these are) gives what an on node implies, which is static: off for its peers, and for
+    its cell's other values unless on one value (a graph without y-links then); off nodes
+    are followed on the board as it is reached.
+
+    What an earlier search knew, by candidate (``cell * N + value``): ``known`` 0 nothing,
+    1 a contradiction of complexity ``bound``, 2 none, 3 none of complexity under
+    ``bound``; ``owner``: the candidate whose search read what that rests on, the
+    candidates of its nodes: ``foot[foot_start[owner]:foot_end[owner]]``. It holds where
+    none of them is ``near`` a change since
+    (:func:`.techniques.changed_near`): the search would read the
+    same and go the same way."""
     n_live = flat.shape[0]
-    size = cand.shape[1]
+    cells, size = cand.shape
     nodes = 2 * n_live
+    n_flat = cells * size
+    # an earlier search holds where what it read is unchanged
+    holds = np.zeros(n_flat, dtype=np.bool_)
+    if known.shape[0] == n_flat:
+        for f in range(n_flat):
+            if known[f] and owner[f] == f:
+                holds[f] = _untouched(near, foot, foot_start[f], foot_end[f])
+        for f in range(n_flat):
+            holds[f] = known[f] != 0 and holds[owner[f]]
+    # what this search knows, likewise
+    new_known = np.zeros(n_flat, dtype=np.int32)
+    new_bound = np.zeros(n_flat, dtype=np.int32)
+    new_owner = np.zeros(n_flat, dtype=np.int32)
+    new_start = np.zeros(n_flat, dtype=np.int32)
+    new_end = np.zeros(n_flat, dtype=np.int32)
+    new_foot = np.empty(64 * n_live + nodes, dtype=np.int32)
+    used = 0
+    # each candidate's cell and value, read for every node reached (a division is slow)
+    cell_of = flat // size
+    value_of = flat % size
     seen = np.zeros(nodes, dtype=np.int32)  # == gen: reached in this assumption
     visit = np.zeros(nodes, dtype=np.int32)  # == mark: counted as an ancestor
-    first = np.empty(nodes, dtype=np.int32)  # parents of a node: par[first:last]
-    last = np.empty(nodes, dtype=np.int32)
-    par = np.empty(nodes * (size + 2) + 8, dtype=np.int32)
+    # what set a node: an off node's on node; an on node's group (a cell, or cells +
+    # unit * N + value), every other candidate of which is off; −1 for the assumption
+    cause = np.empty(nodes, dtype=np.int32)
     queue = np.empty(nodes, dtype=np.int32)
     stack = np.empty(nodes + 8, dtype=np.int32)
-    roots = np.empty(nodes + 8, dtype=np.int32)
-    # candidates of a cell, and places of a value in a unit, not yet off (valid where the
-    # stamp is gen): an off node looks at its groups only when one is down to one or none
-    per_cell, places = _tallies(cand, units)
-    # what an on node implies is static: off for its peers, and for its cell's other values
-    # unless on one value (off nodes are followed on the board as it is reached)
-    ptr, adj = _graph(
-        cand, index, flat, per_cell, places, units, unit_ptr, unit_of, peer_ptr, peers, False,
-        not one_value,
-    )  # fmt: skip
-    cell_left = np.empty(cand.shape[0], dtype=np.int32)
-    cell_stamp = np.zeros(cand.shape[0], dtype=np.int32)
+    roots = np.empty(size + 8, dtype=np.int32)
+    # candidates of a cell, and places of a value in a unit, not yet off, and the sum of
+    # their live numbers (valid where the stamp is gen): an off node looks at its groups
+    # only when one is down to one, which the sum names, or none
+    cell_sum = np.zeros(cells, dtype=np.int32)
+    unit_sum = np.zeros(units.shape[0] * size, dtype=np.int32)
+    for m in range(n_live):
+        cell_sum[cell_of[m]] += m
+        for i in range(unit_ptr[cell_of[m]], unit_ptr[cell_of[m] + 1]):
+            unit_sum[unit_of[i] * size + value_of[m]] += m
+    cell_left = np.empty(cells, dtype=np.int32)
+    cell_rest = np.empty(cells, dtype=np.int32)
+    cell_stamp = np.zeros(cells, dtype=np.int32)
     unit_left = np.empty(units.shape[0] * size, dtype=np.int32)
+    unit_rest = np.empty(units.shape[0] * size, dtype=np.int32)
     unit_stamp = np.zeros(units.shape[0] * size, dtype=np.int32)
     best = np.empty(0, dtype=np.int32)
     least = 1 << 30
     mark = 0
+    # candidates whose assumption reaches no contradiction: those an assumption without
+    # one sets on (what they imply, it implies too, dynamic implications only growing
+    # with what is known); the candidate of that assumption
+    clean = np.full(n_live, -1, dtype=np.int32)
     for k in range(n_live):
+        f = flat[k]
+        if holds[f] and not (known[f] == 3 and bound[f] < least):
+            new_known[f] = known[f]
+            new_bound[f] = bound[f]
+            new_owner[f] = owner[f]
+            if owner[f] == f:
+                new_foot = _appended(new_foot, used, foot[foot_start[f] : foot_end[f]])
+                new_start[f] = used
+                used += foot_end[f] - foot_start[f]
+                new_end[f] = used
+            if known[f] == 1 and bound[f] < least:
+                least = bound[f]
+                best = np.empty(2, dtype=np.int32)
+                best[0] = least
+                best[1] = f * 2 + 1
+            continue
+        if clean[k] >= 0:
+            new_known[f] = 2
+            new_owner[f] = clean[k]
+            continue
         gen = k + 1
         seen[k] = gen
-        first[k] = 0
-        last[k] = 0
-        used = 0
+        cause[k] = -1
         head, tail = 0, 1
         queue[0] = k
         n_roots = 0
+        level, level_end = 0, 1
+        cut = False
         while head < tail and n_roots == 0:
+            if head == level_end:
+                level += 1
+                level_end = tail
+            # a contradiction met at this level rests on the level's chain back to k and
+            # more: it cannot beat the least
+            if level + 1 >= least:
+                cut = True
+                break
             node = queue[head]
             head += 1
-            on = node < n_live
-            j = node if on else node - n_live
-            c = flat[j] // size
-            v = flat[j] % size
-            if on:
+            if node < n_live:
                 for i in range(ptr[node], ptr[node + 1]):
                     m = adj[i] - n_live
                     if seen[n_live + m] == gen:
@@ -458,68 +608,62 @@ def contradiction(
                         n_roots = 2
                         break
                     seen[n_live + m] = gen
-                    q = flat[m] // size
+                    cause[n_live + m] = node
+                    q = cell_of[m]
                     if cell_stamp[q] != gen:
                         cell_stamp[q] = gen
                         cell_left[q] = per_cell[q]
+                        cell_rest[q] = cell_sum[q]
                     cell_left[q] -= 1
-                    w = flat[m] % size
+                    cell_rest[q] -= m
+                    w = value_of[m]
                     for i2 in range(unit_ptr[q], unit_ptr[q + 1]):
                         g = unit_of[i2] * size + w
                         if unit_stamp[g] != gen:
                             unit_stamp[g] = gen
                             unit_left[g] = places[unit_of[i2], w]
+                            unit_rest[g] = unit_sum[g]
                         unit_left[g] -= 1
-                    first[n_live + m] = used
-                    par[used] = node
-                    used += 1
-                    last[n_live + m] = used
+                        unit_rest[g] -= m
                     queue[tail] = n_live + m
                     tail += 1
                 continue
             # off(c, v): c's last candidate, or v's last place in a unit of c, goes on
+            c = cell_of[node - n_live]
+            v = value_of[node - n_live]
             for pass_ in range(unit_ptr[c + 1] - unit_ptr[c] + 1):
                 if pass_ == 0:
                     if one_value or cell_left[c] > 1:
                         continue
-                    left, at, start = 0, -1, used
-                    for w in range(size):
-                        if cand[c, w]:
-                            m = index[c * size + w]
-                            if seen[n_live + m] == gen:
-                                par[used] = n_live + m
-                                used += 1
-                            else:
-                                left += 1
-                                at = m
+                    group, left, at = c, cell_left[c], cell_rest[c]
                 else:
                     u = unit_of[unit_ptr[c] + pass_ - 1]
-                    if not lacking[u, v] or unit_left[u * size + v] > 1:
+                    g = u * size + v
+                    if not lacking[u, v] or unit_left[g] > 1:
                         continue
-                    left, at, start = 0, -1, used
-                    for q in units[u]:
-                        if cand[q, v]:
-                            m = index[q * size + v]
-                            if seen[n_live + m] == gen:
-                                par[used] = n_live + m
-                                used += 1
-                            else:
-                                left += 1
-                                at = m
+                    group, left, at = cells + g, unit_left[g], unit_rest[g]
                 if left == 0:  # nothing left: every off of the group is a root
-                    for i in range(start, used):
-                        roots[n_roots] = par[i]
-                        n_roots += 1
+                    n_roots = _group_offs(group, -1, cand, index, units, n_live, roots, 0)
                     break
-                if left == 1 and seen[at] != gen:
+                if seen[at] != gen:
                     seen[at] = gen
-                    first[at] = start
-                    last[at] = used
+                    cause[at] = group
                     queue[tail] = at
                     tail += 1
-                else:
-                    used = start
+        if n_roots == 0 and not cut:
+            for i in range(tail):
+                if queue[i] < n_live:
+                    clean[queue[i]] = f
+        # what the search read: the candidates of the nodes it reached
+        _as_candidates(queue, tail, flat)
+        new_foot = _appended(new_foot, used, queue[:tail])
+        new_owner[f] = f
+        new_start[f] = used
+        used += tail
+        new_end[f] = used
         if n_roots == 0:
+            new_known[f] = 3 if cut else 2
+            new_bound[f] = level + 1
             continue
         # complexity: the ancestors of the contradiction's nodes, each counted once (and
         # the off node a clash would have set)
@@ -527,23 +671,31 @@ def contradiction(
         total = 1 if n_roots == 2 and roots[0] < n_live and roots[1] < n_live else 0
         top = 0
         for r in range(n_roots):
-            stack[top] = roots[r]
-            top += 1
+            if visit[roots[r]] != mark:
+                visit[roots[r]] = mark
+                stack[top] = roots[r]
+                top += 1
         while top > 0:
             top -= 1
             node = stack[top]
-            if visit[node] == mark:
-                continue
-            visit[node] = mark
             total += 1
-            for i in range(first[node], last[node]):
-                if visit[par[i]] != mark:
-                    stack[top] = par[i]
+            if node >= n_live:
+                parents = 1
+                roots[0] = cause[node]
+            elif cause[node] >= 0:
+                parents = _group_offs(cause[node], node, cand, index, units, n_live, roots, 0)
+            else:
+                parents = 0
+            for r in range(parents):
+                if visit[roots[r]] != mark:
+                    visit[roots[r]] = mark
+                    stack[top] = roots[r]
                     top += 1
+        new_known[f] = 1
+        new_bound[f] = total
         if total < least:
             least = total
-            best = np.empty(3, dtype=np.int32)
+            best = np.empty(2, dtype=np.int32)
             best[0] = total
-            best[1] = flat[k] * 2 + 1
-            best[2] = tail
-    return best
+            best[1] = f * 2 + 1
+    return best, new_known, new_bound, new_owner, new_start, new_end, new_foot[:used]

@@ -112,13 +112,16 @@ def _warm_up(board: Board) -> None:
     """Once per process, try every technique on a small board (results unused; a 4×4 has
     the array types of every layout), so that loading or compiling their kernels is not
     timed as part of a path: a timeout then cuts a path where it cuts it on every later run
-    (the seeds of ``generate`` rely on that)."""
+    (the seeds of ``generate`` rely on that). Twice each: the second time reads what the
+    first kept in the board's memory."""
     global _warmed
     if not _warmed:
         announce_compiling(board)
         [small] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
         for _, _, find in TECHNIQUES:
-            find(Board.start(small))
+            fresh = Board.start(small)
+            find(fresh)
+            find(fresh)
         _warmed = True
 
 

@@ -35,8 +35,9 @@ and the technique makes the :class:`Step` of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -92,6 +93,61 @@ def cell_bits(cand: BoolArray) -> NDArray[np.uint64]:
             if cand[c, v]:
                 bits[c] |= np.uint64(1) << np.uint64(v)
     return bits
+
+
+@kernel(refcounts=True)
+def changed_near(
+    cand: BoolArray,
+    values: IntArray,
+    before_cand: BoolArray,
+    before_values: IntArray,
+    peer_ptr: IntArray,
+    peers: IntArray,
+) -> BoolArray:
+    """The candidates (``cell * N + value``) near a change since the board ``before``:
+    every value of a cell that lost a candidate or took a value, and that value in its
+    peers (what a search that read none of them reads the same on both boards). All of
+    them when ``before`` is not this board with fewer or the same candidates (an empty
+    ``before_cand``: no board)."""
+    cells, size = cand.shape
+    near = np.ones(cells * size, dtype=np.bool_)
+    if before_cand.shape[0] != cells:
+        return near
+    for c in range(cells):
+        if before_values[c] and before_values[c] != values[c]:
+            return near
+        for v in range(size):
+            if cand[c, v] and not before_cand[c, v]:
+                return near
+    near[:] = False
+    for c in range(cells):
+        for v in range(size):
+            lost = before_cand[c, v] and not cand[c, v]
+            if lost or (values[c] == v + 1 and not before_values[c]):
+                near[c * size : (c + 1) * size] = True
+                for i in range(peer_ptr[c], peer_ptr[c + 1]):
+                    near[peers[i] * size + v] = True
+    return near
+
+
+#: The board of a memory before any: none (see :func:`changed_near`).
+_NO_BOARD = (np.zeros((0, 0), dtype=bool), np.zeros(0, dtype=np.int32))
+
+
+def recall(
+    board: Board, key: Hashable, nothing: tuple[Any, ...] = ()
+) -> tuple[BoolArray, tuple[Any, ...]]:
+    """What a technique kept under ``key`` of an earlier search (:func:`keep`; ``nothing``
+    until it keeps something), and the candidates near a change since
+    (:func:`changed_near`: every candidate until then)."""
+    before_cand, before_values, kept = board.memory.get(key, (*_NO_BOARD, nothing))
+    ptr, peers = board.puzzle.peers
+    return changed_near(board.cand, board.values, before_cand, before_values, ptr, peers), kept
+
+
+def keep(board: Board, key: Hashable, kept: tuple[Any, ...] = ()) -> None:
+    """Keep ``kept`` under ``key`` in the board's memory, with the board as it is now."""
+    board.memory[key] = (board.cand.copy(), board.values.copy(), kept)
 
 
 @kernel()

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from ndoku.jit import kernel
 from ndoku.solvers.bits import lowest, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
-from ndoku.solvers.logic.techniques import Step, cell_bits
+from ndoku.solvers.logic.techniques import Step, cell_bits, keep, recall
 
 NAMES = {4: "WXYZ-wing", 5: "VWXYZ-wing", 6: "UVWXYZ-wing", 7: "TUVWXYZ-wing"}
 #: The least rating of each size (what a found wing of least rating cannot beat).
@@ -44,32 +44,6 @@ def rating(k: int, widest: int) -> float:
 
 
 @kernel(refcounts=True)
-def _restricted_but_one(
-    chosen: IntArray, k: int, bits: NDArray[np.uint64], sees: BoolArray, union: np.uint64
-) -> int:
-    """The one value (from 0) of ``union`` whose holders among the chosen cells are not all
-    peers, −1 when there is not exactly one."""
-    free_value = -1
-    rest = union
-    while rest:
-        v = lowest(rest)
-        rest &= rest - np.uint64(1)
-        bit = np.uint64(1) << np.uint64(v)
-        tied = True
-        for i in range(k):
-            if not bits[chosen[i]] & bit:
-                continue
-            for j in range(i + 1, k):
-                if bits[chosen[j]] & bit and not sees[chosen[i], chosen[j]]:
-                    tied = False
-        if not tied:
-            if free_value >= 0:
-                return -1
-            free_value = v
-    return free_value
-
-
-@kernel(refcounts=True)
 def find_wing(
     bits: NDArray[np.uint64],
     sees: BoolArray,
@@ -77,71 +51,92 @@ def find_wing(
     peers: IntArray,
     k: int,
     widest_first: IntArray,
+    pivots: BoolArray,
 ) -> IntArray:
     """The first wing of ``k`` cells that removes something, among those whose widest cell's
-    candidates come first in ``widest_first`` (then by pivot, then by its peers in order):
-    ``[z, k cells..., victims...]``; empty when there is none."""
+    candidates come first in ``widest_first`` (then by pivot, then by its peers in order),
+    of the pivots marked in ``pivots``: ``[z, k cells..., victims...]``; empty when there
+    is none."""
     cells = bits.shape[0]
     rank_of = np.full(k + 1, -1, dtype=np.int32)
     for r in range(widest_first.shape[0]):
         rank_of[widest_first[r]] = r
     chosen = np.empty(k, dtype=np.int32)
-    pool = np.empty(cells, dtype=np.int32)
+    # fits[d, :ends[d]]: the peers after chosen[d - 1] that fit with the cells chosen so
+    # far (their union k values at most), in order: what position d may take
+    fits = np.empty((k, cells), dtype=np.int32)
+    ends = np.empty(k, dtype=np.int32)
     at = np.empty(k, dtype=np.int32)
     unions = np.empty(k, dtype=np.uint64)
+    # values held by two chosen cells that are not peers: a wing has one such value (its
+    # z), and more cells only break more values, so a part with two goes no further
+    loose = np.empty(k, dtype=np.uint64)
     best = np.empty(0, dtype=np.int32)
     best_rank = widest_first.shape[0]
     # one pass, keeping the first wing of each rank better than the best so far
     for pivot in range(cells):
         n = popcount(bits[pivot])
-        if n < 2 or n > k:
+        if n < 2 or n > k or not pivots[pivot]:
             continue
         size = 0
         for i in range(peer_ptr[pivot], peer_ptr[pivot + 1]):
             q = peers[i]
             m = popcount(bits[q])
             if m >= 2 and m <= k and popcount(bits[q] | bits[pivot]) <= k:
-                pool[size] = q
+                fits[1, size] = q
                 size += 1
         chosen[0] = pivot
         unions[0] = bits[pivot]
+        loose[0] = 0
+        ends[1] = size
         depth = 1
         at[1] = 0
         while depth >= 1:
             if depth == k:
-                union = unions[k - 1]
                 wide = 0
                 for i in range(k):
                     wide = max(wide, popcount(bits[chosen[i]]))
                 rank = rank_of[wide]
-                if popcount(union) == k and 0 <= rank < best_rank:
-                    z = _restricted_but_one(chosen, k, bits, sees, union)
-                    if z >= 0:
-                        found = _victims(chosen, k, z, bits, sees, peer_ptr, peers)
-                        if found.shape[0]:
-                            best = np.empty(1 + k + found.shape[0], dtype=np.int32)
-                            best[0] = z
-                            best[1 : 1 + k] = chosen
-                            best[1 + k :] = found
-                            best_rank = rank
-                            if rank == 0:
-                                return best
+                # k values, of which one (z) is held by cells that are not peers
+                full = popcount(unions[k - 1]) == k and popcount(loose[k - 1]) == 1
+                if full and 0 <= rank < best_rank:
+                    z = lowest(loose[k - 1])
+                    found = _victims(chosen, k, z, bits, sees, peer_ptr, peers)
+                    if found.shape[0]:
+                        best = np.empty(1 + k + found.shape[0], dtype=np.int32)
+                        best[0] = z
+                        best[1 : 1 + k] = chosen
+                        best[1 + k :] = found
+                        best_rank = rank
+                        if rank == 0:
+                            return best
                 depth -= 1
                 continue
             i = at[depth]
-            if i >= size:
+            if ends[depth] - i < k - depth:  # too few left to fill the wing
                 depth -= 1
                 continue
             at[depth] = i + 1
-            q = pool[i]
-            union = unions[depth - 1] | bits[q]
-            if popcount(union) > k:
+            q = fits[depth, i]
+            broken = loose[depth - 1]
+            for j in range(depth):
+                if not sees[chosen[j], q]:
+                    broken |= bits[chosen[j]] & bits[q]
+            if popcount(broken) > 1:
                 continue
+            union = unions[depth - 1] | bits[q]
             chosen[depth] = q
             unions[depth] = union
+            loose[depth] = broken
+            if depth + 1 < k:
+                n = 0
+                for r in range(i + 1, ends[depth]):
+                    if popcount(union | bits[fits[depth, r]]) <= k:
+                        fits[depth + 1, n] = fits[depth, r]
+                        n += 1
+                ends[depth + 1] = n
+                at[depth + 1] = 0
             depth += 1
-            if depth < k:
-                at[depth] = i + 1
     return best
 
 
@@ -189,9 +184,16 @@ def wing(k: int) -> Callable[[Board], Step | None]:
     def find(board: Board) -> Step | None:
         bits = cell_bits(board.cand)
         ptr, peers = board.puzzle.peers
-        found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first)
+        # A wing rests on its pivot's and its peers' candidates, and fewer candidates leave
+        # it fewer victims: since a search that found none, on candidates that were a
+        # superset of these, only pivots near a change can have one.
+        near, _ = recall(board, (NAMES[k], "none"))
+        pivots = np.any(near.reshape(board.cand.shape), axis=1)
+        found = find_wing(bits, board.tables.sees, ptr, peers, k, widest_first, pivots)
         if not len(found):
+            keep(board, (NAMES[k], "none"))
             return None
+        board.memory.pop((NAMES[k], "none"), None)
         z, cells = int(found[0]) + 1, tuple(int(c) for c in found[1 : 1 + k])
         widest = max(int(board.cand[c].sum()) for c in cells)
         removed = tuple((int(c), z) for c in found[1 + k :])
