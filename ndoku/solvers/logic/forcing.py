@@ -15,12 +15,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ndoku.solvers.logic.board import Board, IntArray
-from ndoku.solvers.logic.implications import (
-    contradiction,
-    forcing_chain,
-    group_chain,
-    implication_graph,
-)
+from ndoku.solvers.logic.dynamic import contradiction
+from ndoku.solvers.logic.implications import forcing_chain, group_chain, implication_graph
 from ndoku.solvers.logic.techniques import Step, keep, recall
 
 #: Implications a forcing chain may run through (longer ones are rated past 9 anyway).
