@@ -18,6 +18,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
+$(VENV)/.installed-print: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[print]'
+	@touch $@
+
 demo: $(VENV)/.installed
 	$(BIN)/ndoku solve examples/samurai.txt --pretty
 
@@ -29,7 +33,7 @@ lint: $(VENV)/.installed-test
 test: lint
 	$(BIN)/pytest -q ndoku tests
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-print
 	$(BIN)/python -m benchmarks
 
 clean:

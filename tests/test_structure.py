@@ -1,9 +1,9 @@
 """The package's shape: one floor per step of the data flow, one job per file.
 
-text → model → solvers → tasks → cli, with ``errors``, ``limits`` and ``jit`` below them all:
-an import never runs up a floor, no module imports another's private name, networkx is
-imported only where a graph is built for people, and every file states its one job in its
-first docstring line and stays readable in length.
+text → model → solvers → tasks (and picture, beside them) → cli, with ``errors``, ``limits``
+and ``jit`` below them all: an import never runs up a floor, no module imports another's
+private name, networkx is imported only where a graph is built for people, and every file
+states its one job in its first docstring line and stays readable in length.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ FLOORS = {
     "model": 2,
     "solvers": 3,
     "tasks": 4,
+    "picture": 4,  # drawing what the tasks computed; tasks draw with it
     "cli": 5,
     "__init__": 6,
     "__main__": 6,
 }
-#: Where networkx may be imported: the peer graph built for people, and ``ndoku graph``.
-NETWORKX = {"model/graph.py", "cli/looking.py"}
+#: Where networkx may be imported: the peer graph built for people, ``ndoku graph``, and the
+#: colouring of a jigsaw's regions in a picture.
+NETWORKX = {"model/graph.py", "cli/looking.py", "picture/drawing.py"}
 MAX_LINES = 600
 MODULES = sorted(PACKAGE.rglob("*.py"))
 

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TIMEOUT
+from ndoku.picture.book import PAPER
 from ndoku.solvers.chains import MOVES
 
 if TYPE_CHECKING:
     from ndoku.model.puzzle import Puzzle
+    from ndoku.picture.scene import Scene
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -169,3 +173,97 @@ def read_all(
 def file_record(path: str, number: int, batch: bool) -> dict[str, Any]:
     """The start of a JSON line: the file, and the puzzle's number in a batch."""
     return {"file": path, "puzzle": number} if batch else {"file": path}
+
+
+@dataclass(frozen=True)
+class Pictures:
+    """Where a command draws its pictures (``--svg``, ``--png``, ``--pdf``, ``-o``) and how;
+    the libraries each format needs were checked when it was made, before any work."""
+
+    targets: tuple[tuple[str, str], ...]
+    paper: str
+    title: str | None
+    caption: bool
+    fill_regions: bool
+
+    def __bool__(self) -> bool:
+        return bool(self.targets)
+
+    def write(self, scenes: Sequence[Scene], on_pages: bool = False) -> None:
+        """Write every target, and say which files were written (on stderr)."""
+        from ndoku.picture.files import save
+
+        for path, kind in self.targets:
+            for written in save(
+                scenes, path, kind, paper=self.paper, on_pages=on_pages, title=self.title or ""
+            ):
+                click.echo(f"ndoku: wrote {written}", err=True)
+
+
+def picture_options(which: str) -> Callable[[F], F]:
+    """Options that draw ``which`` (a phrase: "the solution") as SVG, PNG or PDF; the command
+    gets them as one ``pictures`` argument (:class:`Pictures`)."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            from ndoku.picture.files import format_of
+
+            asked: list[tuple[str | None, str | None]] = [
+                (kwargs.pop(kind), kind) for kind in ("svg", "png", "pdf")
+            ]
+            asked.append((kwargs.pop("output"), None))
+            targets = tuple((path, format_of(path, kind)) for path, kind in asked if path)
+            kwargs["pictures"] = Pictures(
+                targets,
+                kwargs.pop("paper"),
+                kwargs.pop("title"),
+                kwargs.pop("caption"),
+                kwargs.pop("fill_regions"),
+            )
+            return command(*args, **kwargs)
+
+        options = [
+            click.option(
+                f"--{kind}",
+                metavar="FILE",
+                type=click.Path(dir_okay=False),
+                help=f"Draw {which} as {kind.upper()} to FILE{more}.",
+            )
+            for kind, more in (
+                ("svg", ""),
+                ("png", " (needs the print extra)"),
+                ("pdf", " (needs the print extra)"),
+            )
+        ]
+        options += [
+            click.option(
+                "--output",
+                "-o",
+                metavar="FILE",
+                type=click.Path(dir_okay=False),
+                help=f"Draw {which} to FILE, as its extension says (.svg, .png or .pdf). "
+                "Several pictures go to numbered files (name-1.svg, …) or PDF pages.",
+            ),
+            click.option(
+                "--paper",
+                type=click.Choice(sorted(PAPER)),
+                default="a4",
+                show_default=True,
+                help="Paper size of PDF pages.",
+            ),
+            click.option("--title", help="A title above each picture."),
+            click.option(
+                "--caption",
+                is_flag=True,
+                help="A line under each picture: layout, givens, difficulty (and seed).",
+            ),
+            click.option(
+                "--fill-regions", is_flag=True, help="Fill jigsaw regions in pale colours."
+            ),
+        ]
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from ndoku.cli.common import EXIT_BAD_INPUT, Failure, puzzle_options, read_all
+from ndoku.cli.common import (
+    EXIT_BAD_INPUT,
+    Failure,
+    Pictures,
+    picture_options,
+    puzzle_options,
+    read_all,
+)
 from ndoku.errors import NdokuError
 
 
@@ -54,17 +61,23 @@ def layouts() -> None:
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @puzzle_options
-def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> None:
+@picture_options("the puzzles")
+def show(
+    files: tuple[str, ...], layout: str | None, symbols: str | None, pictures: Pictures
+) -> None:
     """Draw the puzzles or layouts in FILES without solving them (a name from 'ndoku
-    layouts' works too)."""
+    layouts' works too): in the terminal, or as pictures (--svg, --png, --pdf, -o).
+    """
     from rich.console import Console
 
     from ndoku.model.layout import available_layouts
+    from ndoku.tasks.pictures import caption, puzzle_picture
     from ndoku.tasks.render import describe, draw_puzzle, headers
 
     console = Console(highlight=False)
     known = available_layouts()
     status = 0
+    scenes = []
     for path, puzzles in read_all(
         (str(known[f]) if f in known and not Path(f).exists() else f for f in files),
         symbols,
@@ -74,12 +87,25 @@ def show(files: tuple[str, ...], layout: str | None, symbols: str | None) -> Non
             status = EXIT_BAD_INPUT
             continue
         for puzzle in puzzles:
+            if pictures:
+                footer = caption(puzzle, rated=True) if pictures.caption else None
+                scenes.append(
+                    puzzle_picture(
+                        puzzle,
+                        title=pictures.title,
+                        footer=footer,
+                        fill_regions=pictures.fill_regions,
+                    )
+                )
+                continue
             if len(files) > 1 or len(puzzles) > 1:
                 console.print(f"# {path}", style="dim", markup=False)
             for line in headers(puzzle):
                 console.print(line, style="dim", markup=False)
             console.print(draw_puzzle(puzzle), soft_wrap=True)
             console.print(f"# {describe(puzzle)}", style="dim", markup=False)
+    if scenes:
+        pictures.write(scenes)
     if status:
         raise Failure(status)
 

@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ndoku.cli.common import EXIT_UNSOLVED, Failure, format_option, progress_bar
+from ndoku.cli.common import (
+    EXIT_UNSOLVED,
+    Failure,
+    Pictures,
+    format_option,
+    picture_options,
+    progress_bar,
+)
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT
+from ndoku.picture.book import MAX_PER_PAGE
+
+if TYPE_CHECKING:
+    from ndoku.tasks.generate import Generated
 
 
 @click.command()
@@ -68,6 +80,14 @@ from ndoku.limits import DEFAULT_TIMEOUT
     "grid: the layout's shape with its headers; line: one line per puzzle (single "
     "grids); json: one object per puzzle and line, with the solution and the rating.",
 )
+@picture_options("the puzzles as a book, their solutions at the back")
+@click.option(
+    "--per-page",
+    type=click.IntRange(min=1, max=MAX_PER_PAGE),
+    default=1,
+    show_default=True,
+    help="Puzzles on each page of the book (solutions: four times as many).",
+)
 def generate(
     layout: str,
     count: int,
@@ -78,6 +98,8 @@ def generate(
     seed: int,
     timeout: float,
     fmt: str,
+    pictures: Pictures,
+    per_page: int,
 ) -> None:
     """Make puzzles of LAYOUT (a name from 'ndoku layouts' or a layout file) with exactly
     one solution.
@@ -85,7 +107,9 @@ def generate(
     A random solution is drawn, then givens are removed while the exact solver proves the
     puzzle still unique. Each printed puzzle was read back, proved unique and its solution
     checked. Exit status 1 when a puzzle misses what was asked (the number of givens, the
-    level or technique, or the timeout cut it short): it is printed all the same.
+    level or technique, or the timeout cut it short): it is printed all the same. With
+    --pdf (or --svg, --png, -o) the puzzles are also drawn as a book: a header per puzzle
+    (layout, givens, difficulty, seed), the solutions at the back in smaller print.
     """
     from ndoku.tasks.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
     from ndoku.tasks.generate import generate as make
@@ -99,6 +123,7 @@ def generate(
         puzzle_line(empty)  # refuses layouts a line cannot hold, before any work
     headers = line_headers(empty, layout) if fmt == "line" else []
     status = 0
+    book: list[Generated] = []
     with progress_bar(count, "generating") as progress:
         for number in range(1, count + 1):
             asked = seed + number - 1
@@ -139,8 +164,19 @@ def generate(
                 headers = []  # once, above the first line
             else:
                 click.echo(("\n" if number > 1 else "") + made.text, nl=False)
+            book.append(made)
             if progress is not None:
                 progress(number)
+    if pictures and book:
+        from ndoku.tasks.pictures import book_pages
+
+        title = pictures.title or ""
+        pictures.write(
+            book_pages(
+                book, per_page, pictures.paper, title, pictures.fill_regions, Path(layout).stem
+            ),
+            on_pages=True,
+        )
     if status:
         raise Failure(status)
 

@@ -12,10 +12,12 @@ from ndoku.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_UNSOLVED,
     Failure,
+    Pictures,
     chain_options,
     file_record,
     format_option,
     limit_options,
+    picture_options,
     progress_bar,
     puzzle_options,
     read_all,
@@ -26,6 +28,7 @@ from ndoku.solvers.chains import SCHEDULES
 from ndoku.tasks.solve import METHODS
 
 if TYPE_CHECKING:
+    from ndoku.picture.scene import Scene
     from ndoku.tasks.plot import LabelledTrace
     from ndoku.tasks.solve import Outcome
 
@@ -144,6 +147,7 @@ if TYPE_CHECKING:
     "grid: the solution in the input's own shape; json: one object per puzzle (per run) and line.",
 )
 @click.option("--pretty", is_flag=True, help="Draw the grid with box borders and colours.")
+@picture_options("the solution over the puzzle")
 def solve(
     files: tuple[str, ...],
     method: str,
@@ -172,6 +176,7 @@ def solve(
     symbols: str | None,
     fmt: str,
     pretty: bool,
+    pictures: Pictures,
 ) -> None:
     """Solve the puzzles in FILES ('-' reads stdin) and print each solution.
 
@@ -211,6 +216,7 @@ def solve(
         pyplot()  # a missing matplotlib is an error before any solving
     status = 0
     traces: list[LabelledTrace] = []
+    scenes: list[Scene] = []
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
@@ -243,13 +249,31 @@ def solve(
                 click.echo(outcome.status)
             label = f"{path}#{number}" if batch else path
             traces += labelled_traces(label, tried.outcomes)
+            if pictures:
+                scenes.append(_picture(outcome, unique, pictures))
         if batch:
             click.echo(f"ndoku: {path}: {batch_summary(per_puzzle)}", err=True)
         if len(files) > 1 and fmt == "grid":
             click.echo()
     _write_traces(traces, trace_path, plot_path)
+    if scenes:
+        pictures.write(scenes)
     if status:
         raise Failure(status)
+
+
+def _picture(outcome: Outcome, unique: bool, pictures: Pictures) -> Scene:
+    """The solution (or what there is to show) over the puzzle."""
+    from ndoku.tasks.pictures import caption, puzzle_picture
+
+    puzzle = outcome.puzzle
+    return puzzle_picture(
+        puzzle,
+        outcome.drawn(unique),
+        title=pictures.title,
+        footer=caption(puzzle, rated=True) if pictures.caption else None,
+        fill_regions=pictures.fill_regions,
+    )
 
 
 def _write_traces(

@@ -13,9 +13,11 @@ from ndoku.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_UNSOLVED,
     Failure,
+    Pictures,
     assume_unique_option,
     file_record,
     format_option,
+    picture_options,
     puzzle_options,
     read_all,
     timeout_option,
@@ -24,6 +26,7 @@ from ndoku.cli.common import (
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ndoku.picture.scene import Scene
     from ndoku.solvers.logic import Board, Step
     from ndoku.tasks.explain import Explanation
 
@@ -71,6 +74,27 @@ def _draw(console: Console, told: Explanation, board: Board, step: Step | None) 
     console.print(draw_marks(told.puzzle, board.values, board.cand, step), soft_wrap=True)
 
 
+def _scene(told: Explanation, board: Board, k: int | None, pictures: Pictures) -> Scene:
+    """The board before step ``k`` (or the last board) with the step's cells shaded, what it
+    places green, what it removes struck out in red; its caption names the step."""
+    from ndoku.picture.drawing import picture
+
+    step = told.path.steps[k] if k is not None else None
+    footer = None
+    if pictures.caption:
+        said = None if step is None else f"{step.technique} ({step.rating:g})"
+        footer = told.summary() if k is None else f"step {k + 1}: {said}"
+    return picture(
+        told.puzzle,
+        board.values,
+        candidates=board.cand,
+        step=step,
+        regions=pictures.fill_regions,
+        title=pictures.title,
+        footer=footer,
+    )
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @puzzle_options
@@ -82,6 +106,7 @@ def _draw(console: Console, told: Explanation, board: Board, step: Step | None) 
 @timeout_option(TIMEOUT_HELP)
 @click.option("--pretty", is_flag=True, help=PRETTY_HELP.format(which="the step"))
 @assume_unique_option
+@picture_options("the grid before the step, its cells shaded and candidates shown")
 def hint(
     files: tuple[str, ...],
     layout: str | None,
@@ -90,6 +115,7 @@ def hint(
     timeout: float,
     pretty: bool,
     assume_unique: bool,
+    pictures: Pictures,
 ) -> None:
     """The next step for the puzzles in FILES: the easiest technique that applies, the cells
     it rests on, and what it places or removes.
@@ -100,7 +126,11 @@ def hint(
     value, proved by search), said as such.
     """
     statuses: list[int] = []
+    scenes = []
     for where, told in _explained(files, symbols, layout, timeout, 1, assume_unique, statuses):
+        if pictures:
+            first = 0 if told.path.steps else None
+            scenes.append(_scene(told, next(told.boards()), first, pictures))
         if not told.path.steps:
             if not told.path.solved:
                 statuses.append(EXIT_UNSOLVED)
@@ -116,6 +146,8 @@ def hint(
             if pretty:
                 _draw(_console(), told, next(told.boards()), told.path.steps[0])
                 click.echo(f"# {_legend(told)}")
+    if scenes:
+        pictures.write(scenes)
     status = max(statuses, default=0)
     if status:
         raise Failure(status)
@@ -138,6 +170,7 @@ def _legend(told: Explanation) -> str:
 @timeout_option(TIMEOUT_HELP)
 @click.option("--pretty", is_flag=True, help=PRETTY_HELP.format(which="each step"))
 @assume_unique_option
+@picture_options("each step (the grid before it, its cells shaded) and the last grid")
 def explain(
     files: tuple[str, ...],
     layout: str | None,
@@ -146,15 +179,18 @@ def explain(
     timeout: float,
     pretty: bool,
     assume_unique: bool,
+    pictures: Pictures,
 ) -> None:
     """The whole solving path of the puzzles in FILES, one step per line, easiest technique
     first at every step, and a summary: the techniques used, how often, the hardest.
 
     Where no technique applies, a step is a guess (said as such, and counted in the summary).
     With --pretty each step is drawn under its sentence, and the grid the path ends on last.
-    Exit status 1 when the timeout stopped a path before the solution.
+    Exit status 1 when the timeout stopped a path before the solution. Pictures (--pdf, …)
+    show every step: a PDF page or a numbered file each.
     """
     statuses: list[int] = []
+    scenes = []
     drawing = pretty and fmt == "text"
     explained = _explained(files, symbols, layout, timeout, None, assume_unique, statuses)
     for where, told in explained:
@@ -162,6 +198,11 @@ def explain(
             statuses.append(EXIT_UNSOLVED)
         if drawing:
             click.echo(f"# {_legend(told)}")
+        if pictures:
+            scenes += [
+                _scene(told, board, k if k < len(told.path.steps) else None, pictures)
+                for k, board in enumerate(told.boards())
+            ]
         boards = told.boards()
         for k, step in enumerate(told.path.steps):
             if fmt == "json":
@@ -177,6 +218,8 @@ def explain(
             click.echo(json.dumps(where | told.summary_record()))
         else:
             click.echo(f"# {told.summary()}")
+    if scenes:
+        pictures.write(scenes)
     status = max(statuses, default=0)
     if status:
         raise Failure(status)

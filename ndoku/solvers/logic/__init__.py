@@ -4,8 +4,9 @@
 - :mod:`.techniques`: singles, intersections, subsets and fish;
 - :mod:`.chains`: strong-link X-chains (skyscraper, kite, turbot fish), XY-, XYZ- and W-wings;
 - :mod:`.wings`: wings of four to seven cells (WXYZ … TUVWXYZ), a compiled search;
-- :mod:`.implications`: compiled searches of the implication graph, and :mod:`.forcing`, the
-  steps they make (forcing chains, cell and unit forcing chains, Nishio, dynamic chains);
+- :mod:`.implications`: compiled searches of the implication graph, :mod:`.dynamic` the
+  dynamic ones (assumptions followed through singles), and :mod:`.forcing`, the steps they
+  make (forcing chains, cell and unit forcing chains, Nishio, dynamic chains);
 - :mod:`.uniqueness`: unique rectangles and loops, and BUG, only for a puzzle known to have
   one solution (``assume_unique``);
 - :mod:`.guess`: the last resort, a guess from the proved solution (counted);

@@ -15,9 +15,9 @@ from collections.abc import Callable, Hashable
 import numpy as np
 
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
+from ndoku.solvers.logic.dynamic import contradiction
 from ndoku.solvers.logic.implications import (
     MOST_TABLED,
-    contradiction,
     forcing_chain,
     group_chain,
     implication_graph,

@@ -1,0 +1,86 @@
+"""The README's pictures: a Samurai solved, a jigsaw, an X-sudoku, a 16×16 with pencil marks and
+a page of a puzzle book, drawn by ndoku.picture and rasterised with Pillow (the print extra).
+
+    python examples/pictures.py              # writes examples/figures/picture_*.png
+
+Every puzzle is in the repository or generated from a fixed seed (a rating that hits its
+timeout says so in the book's header, so that line may differ on a slower machine).
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from pathlib import Path
+
+from ndoku import generate, layout_puzzle, read_puzzles, solve
+from ndoku.picture.drawing import picture
+from ndoku.picture.raster import to_png
+from ndoku.picture.scene import Scene
+from ndoku.tasks.explain import explain
+from ndoku.tasks.pictures import book_pages, caption
+
+HERE = Path(__file__).parent
+REPO = HERE.parent
+FIGURES = HERE / "figures"
+#: Pixels per point: 1.25 keeps a Samurai near 650 pixels wide and its file small.
+SCALE = 1.25
+JIGSAW = REPO / "tests" / "data" / "janko" / "jigsaw" / "93_9x9.puzzle.txt"
+HEXADOKU = REPO / "tests" / "data" / "sudoku16" / "goomii_16x16_first40.txt"
+#: The 16×16 is drawn before this step of its explained path (the steps before it applied).
+STEP = 8
+XSUDOKU_SEED = 3
+BOOK_SEEDS = range(2)
+
+
+def samurai() -> Scene:
+    """The bundled Samurai, its solution over the givens (``ndoku solve --caption``)."""
+    [puzzle] = read_puzzles(HERE / "samurai.txt")
+    return picture(puzzle, solve(puzzle).values, footer=caption(puzzle, rated=True))
+
+
+def jigsaw() -> Scene:
+    """A janko jigsaw, its regions filled in pale colours (no caption: under a 9×9 it would
+    shrink past reading)."""
+    [puzzle] = read_puzzles(JIGSAW)
+    return picture(puzzle, regions=True)
+
+
+def xsudoku() -> Scene:
+    """A generated X-sudoku (no real one is in the repository): the diagonals shaded."""
+    return picture(generate(layout_puzzle("xsudoku"), seed=XSUDOKU_SEED).puzzle)
+
+
+def pencil_marks() -> Scene:
+    """A 16×16 with its pencil marks after the first steps of its path, the next one shown
+    (a page of ``ndoku explain --caption``)."""
+    puzzle = read_puzzles(HEXADOKU)[0]
+    told = explain(puzzle)
+    board = next(islice(told.boards(), STEP, None))
+    step = told.path.steps[STEP]
+    footer = f"step {STEP + 1}: {step.technique} ({step.rating:g})"
+    return picture(puzzle, board.values, candidates=board.cand, step=step, footer=footer)
+
+
+def book_page() -> Scene:
+    """The first page of ``ndoku generate samurai -n 12 --per-page 2 --pdf book.pdf``: its
+    first two puzzles (seeds 0 and 1)."""
+    made = [generate(layout_puzzle("samurai"), seed=seed) for seed in BOOK_SEEDS]
+    return book_pages(made, per_page=2, name="samurai")[0]
+
+
+def main() -> None:
+    FIGURES.mkdir(exist_ok=True)
+    for name, draw, scale in (
+        ("samurai", samurai, SCALE),
+        ("jigsaw", jigsaw, 1.5),
+        ("xsudoku", xsudoku, 1.5),
+        ("pencil_marks", pencil_marks, 1.5),
+        ("book_page", book_page, SCALE),
+    ):
+        path = FIGURES / f"picture_{name}.png"
+        path.write_bytes(to_png(draw(), scale))
+        print(f"wrote {path.relative_to(REPO)} ({path.stat().st_size / 1024:.0f} KiB)")
+
+
+if __name__ == "__main__":
+    main()
