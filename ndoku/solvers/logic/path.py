@@ -114,12 +114,13 @@ def _warm_up(board: Board) -> None:
     timed as part of a path: a timeout then cuts a path where it cuts it on every later run
     (the seeds of ``generate`` rely on that). Twice each, on a board where steps are found
     and on an empty one, where none is: the second time reads what the first kept in the
-    board's memory."""
+    board's memory; and the board's own check for a contradiction, made every round."""
     global _warmed
     if not _warmed:
         announce_compiling(board)
         for text in ("1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n", "0 0 0 0\n" * 4):
             [small] = read_puzzles(text=text)
+            Board.start(small).contradiction()
             for _, _, find in TECHNIQUES:
                 fresh = Board.start(small)
                 find(fresh)
