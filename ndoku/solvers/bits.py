@@ -1,9 +1,11 @@
-"""Bit and array helpers every kernel shares: set bits of a mask, its lowest bit, a copy loop."""
+"""Bit and array helpers every kernel shares: set bits of a mask, its lowest bit, a copy loop,
+two arrays joined."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import extending, types
 from numpy.typing import NDArray
@@ -41,3 +43,13 @@ def copy(source: NDArray[Any], target: NDArray[Any]) -> None:
     and compiles a formatted error for mismatched shapes (a second more per kernel)."""
     for k in range(len(source)):
         target[k] = source[k]
+
+
+@kernel(refcounts=True)
+def joined(head: NDArray[np.int32], tail: NDArray[np.int32]) -> NDArray[np.int32]:
+    """``head`` then ``tail`` in one new int32 array: how a technique's kernel returns what it
+    found (the pattern, then what it removes)."""
+    out = np.empty(head.shape[0] + tail.shape[0], dtype=np.int32)
+    out[: head.shape[0]] = head
+    out[head.shape[0] :] = tail
+    return out

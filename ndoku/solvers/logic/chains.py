@@ -34,6 +34,7 @@ import numpy as np
 
 from ndoku.jit import kernel
 from ndoku.model.units import COLUMN, ROW
+from ndoku.solvers.bits import joined
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 from ndoku.solvers.logic.forcing import node_of, search_anew
 from ndoku.solvers.logic.implications import forcing_chain
@@ -107,7 +108,8 @@ def _xy_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
     by start cell, its value a, the middle cell (falling), then the end cell; empty for
     none."""
     two, first, second = _bivalue(values, cand)
-    trio = np.empty(3, dtype=np.int32)
+    head = np.empty(4, dtype=np.int32)  # the three cells, then the value they remove
+    trio = head[:3]
     for start in two:
         for a in (first[start], second[start]):
             carry = _other(first, second, start, a)
@@ -126,11 +128,8 @@ def _xy_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
                     trio[0], trio[1], trio[2] = start, middle, end
                     found = _victims(cand, sees, a, trio[::2], trio)
                     if found.shape[0]:
-                        out = np.empty(4 + found.shape[0], dtype=np.int32)
-                        out[:3] = trio
-                        out[3] = a
-                        out[4:] = found
-                        return out
+                        head[3] = a
+                        return joined(head, found)
     return np.empty(0, dtype=np.int32)
 
 
@@ -141,7 +140,8 @@ def _xyz_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
     cells, size = cand.shape
     two, first, second = _bivalue(values, cand)
     wings = np.empty(two.shape[0], dtype=np.int32)
-    trio = np.empty(3, dtype=np.int32)
+    head = np.empty(4, dtype=np.int32)  # the three cells, then the value they remove
+    trio = head[:3]
     for pivot in range(cells):
         if values[pivot]:
             continue
@@ -169,11 +169,8 @@ def _xyz_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
                 trio[0], trio[1], trio[2] = pivot, w1, w2
                 found = _victims(cand, sees, z, trio, trio)
                 if found.shape[0]:
-                    out = np.empty(4 + found.shape[0], dtype=np.int32)
-                    out[:3] = trio
-                    out[3] = z
-                    out[4:] = found
-                    return out
+                    head[3] = z
+                    return joined(head, found)
     return np.empty(0, dtype=np.int32)
 
 
@@ -212,10 +209,8 @@ def _w_wing(values: IntArray, cand: BoolArray, sees: BoolArray, units: IntArray)
                     if (sees[p, a] and sees[q, b]) or (sees[p, b] and sees[q, a]):
                         found = _victims(cand, sees, y, pair, pair)
                         if found.shape[0]:
-                            out = np.empty(5 + found.shape[0], dtype=np.int32)
-                            out[0], out[1], out[2], out[3], out[4] = p, q, a, b, x
-                            out[5:] = found
-                            return out
+                            head = np.array([p, q, a, b, x], dtype=np.int32)
+                            return joined(head, found)
     return np.empty(0, dtype=np.int32)
 
 

@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from ndoku.jit import compile_notice, kernel
 from ndoku.model.units import BOX, COLUMN, ROW
-from ndoku.solvers.bits import popcount
+from ndoku.solvers.bits import joined, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -300,15 +300,6 @@ def _locked(
 
 
 @kernel(refcounts=True)
-def _found(head: IntArray, removed: IntArray, count: int) -> IntArray:
-    """``head`` and the first ``count`` (cell, value) pairs of ``removed``, in one array."""
-    out = np.empty(head.shape[0] + 2 * count, dtype=np.int32)
-    out[: head.shape[0]] = head
-    out[head.shape[0] :] = removed[: 2 * count]
-    return out
-
-
-@kernel(refcounts=True)
 def _naked_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) -> IntArray:
     """``[unit, k cells..., (cell, value from 1) removed...]`` of the first k free cells of a
     unit whose candidates are k values and that remove something; empty for none."""
@@ -349,7 +340,7 @@ def _naked_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) ->
                 head[0] = u
                 for i in range(k):
                     head[1 + i] = small[at[i]]
-                return _found(head, removed, count)
+                return joined(head, removed[: 2 * count])
     return np.empty(0, dtype=np.int32)
 
 
@@ -410,7 +401,7 @@ def _hidden_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) -
                         spot += 1
                 for i in range(k):
                     head[1 + i] = small[at[i]] + 1
-                return _found(head, removed, count)
+                return joined(head, removed[: 2 * count])
     return np.empty(0, dtype=np.int32)
 
 
@@ -475,7 +466,7 @@ def _fish(
                     head[0] = v + 1
                     for i in range(k):
                         head[1 + i] = lines[at[i]]
-                    return _found(head, removed, count)
+                    return joined(head, removed[: 2 * count])
     return np.empty(0, dtype=np.int32)
 
 
