@@ -13,6 +13,7 @@ from ndoku.model.puzzle import Puzzle
 from ndoku.picture.book import Entry, book
 from ndoku.picture.drawing import picture
 from ndoku.picture.scene import Scene
+from ndoku.tasks.render import grids_text
 
 if TYPE_CHECKING:
     from ndoku.tasks.generate import Generated
@@ -30,10 +31,7 @@ def layout_name(puzzle: Puzzle) -> str:
     layout = puzzle.layout
     if layout.name is not None:
         return layout.name
-    size = f"{layout.size}×{layout.size}"
-    grids = len(layout.corners)
-    name = f"{grids} sub-grids of {size}" if grids > 1 else size
-    name += " jigsaw" if layout.regions is not None else ""
+    name = grids_text(puzzle) + (" jigsaw" if layout.regions is not None else "")
     return name + (f" with {layout.extras_text()}" if layout.extras else "")
 
 

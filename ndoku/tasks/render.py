@@ -146,14 +146,26 @@ def describe(puzzle: Puzzle) -> str:
     '6×6, boxes 2×3, 36 cells, 0 givens'
     """
     layout = puzzle.layout
-    grids = len(layout.corners)
-    parts = [f"{grids} sub-grids of " if grids > 1 else ""]
-    parts[0] += f"{layout.size}×{layout.size}"
+    parts = [grids_text(puzzle)]
     parts.append("jigsaw regions" if layout.box is None else f"boxes {layout.boxes_text()}")
     if layout.extras:
         parts.append(f"extra units: {layout.extras_text()}")
     parts.append(f"{puzzle.n_cells} cells, {int((puzzle.givens > 0).sum())} givens")
     return ", ".join(parts)
+
+
+def grids_text(puzzle: Puzzle) -> str:
+    """The sub-grids of a layout: ``9×9``, ``5 sub-grids of 9×9``.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="0 0 0 0\\n" * 4)
+    >>> grids_text(p)
+    '4×4'
+    """
+    layout = puzzle.layout
+    grids = len(layout.corners)
+    size = f"{layout.size}×{layout.size}"
+    return f"{grids} sub-grids of {size}" if grids > 1 else size
 
 
 def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
