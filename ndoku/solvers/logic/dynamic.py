@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ndoku.jit import kernel
-from ndoku.solvers.logic.implications import BoolArray, IntArray, grown
+from ndoku.solvers.logic.implications import BoolArray, IntArray, group_members, grown
 
 
 @kernel(refcounts=True)
@@ -39,38 +39,6 @@ def _as_candidates(nodes: IntArray, count: int, flat: IntArray) -> None:
     n_live = flat.shape[0]
     for i in range(count):
         nodes[i] = flat[nodes[i] - n_live if nodes[i] >= n_live else nodes[i]]
-
-
-@kernel()
-def _group_offs(
-    group: int,
-    skip: int,
-    cand: BoolArray,
-    index: IntArray,
-    units: IntArray,
-    n_live: int,
-    out: IntArray,
-    count: int,
-) -> int:
-    """The off nodes of a group's candidates but ``skip`` (live numbering) appended to
-    ``out`` from ``count``: cell ``group``, or value ``(group − cells) % N`` in unit
-    ``(group − cells) // N``. Returns the new count."""
-    cells, size = cand.shape
-    if group < cells:
-        for w in range(size):
-            m = index[group * size + w]
-            if cand[group, w] and m != skip:
-                out[count] = n_live + m
-                count += 1
-        return count
-    u = (group - cells) // size
-    v = (group - cells) % size
-    for q in units[u]:
-        m = index[q * size + v]
-        if cand[q, v] and m != skip:
-            out[count] = n_live + m
-            count += 1
-    return count
 
 
 @kernel(refcounts=True)
@@ -239,7 +207,7 @@ def contradiction(
                 if state[g, 1] > 1:
                     continue
                 if state[g, 1] == 0:  # nothing left: every off of the group is a root
-                    n_roots = _group_offs(g, -1, cand, index, units, n_live, roots, 0)
+                    n_roots = group_members(g, -1, cand, index, units, n_live, roots, 0)
                     break
                 at = state[g, 2]
                 if seen[at] != gen:
@@ -280,7 +248,7 @@ def contradiction(
                 parents = 1
                 roots[0] = cause[node]
             elif cause[node] >= 0:
-                parents = _group_offs(cause[node], node, cand, index, units, n_live, roots, 0)
+                parents = group_members(cause[node], node, cand, index, units, n_live, roots, 0)
             else:
                 parents = 0
             for r in range(parents):

@@ -386,22 +386,46 @@ def _branches(
     count, 0 when the group has fewer than two or more than :data:`MOST_BRANCHES` (or its
     unit holds the value)."""
     cells, size = cand.shape
-    count = 0
     if g < cells:
         if per_cell[g] < 2 or per_cell[g] > MOST_BRANCHES:
             return 0
-        for v in range(size):
-            if cand[g, v]:
-                branches[count] = index[g * size + v]
+    else:
+        unit = (g - cells) // size
+        v = (g - cells) % size
+        if not lacking[unit, v] or places[unit, v] < 2 or places[unit, v] > MOST_BRANCHES:
+            return 0
+    return group_members(g, -1, cand, index, units, 0, branches, 0)
+
+
+@kernel()
+def group_members(
+    group: int,
+    skip: int,
+    cand: BoolArray,
+    index: IntArray,
+    units: IntArray,
+    offset: int,
+    out: IntArray,
+    count: int,
+) -> int:
+    """The live numbers (plus ``offset``: L names their off nodes) of a group's candidates
+    but ``skip``, appended to ``out`` from ``count``, in the group's order: cell ``group``,
+    or value ``(group − cells) % N`` in unit ``(group − cells) // N``. Returns the new
+    count."""
+    cells, size = cand.shape
+    if group < cells:
+        for w in range(size):
+            m = index[group * size + w]
+            if cand[group, w] and m != skip:
+                out[count] = offset + m
                 count += 1
         return count
-    unit = (g - cells) // size
-    v = (g - cells) % size
-    if not lacking[unit, v] or places[unit, v] < 2 or places[unit, v] > MOST_BRANCHES:
-        return 0
-    for q in units[unit]:
-        if cand[q, v]:
-            branches[count] = index[q * size + v]
+    u = (group - cells) // size
+    v = (group - cells) % size
+    for q in units[u]:
+        m = index[q * size + v]
+        if cand[q, v] and m != skip:
+            out[count] = offset + m
             count += 1
     return count
 
