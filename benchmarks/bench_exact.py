@@ -2,7 +2,7 @@
 
 What is measured
 ----------------
-- Batches (9×9, 16×16): one :func:`~ndoku.solvers.exact.solve_many` call per set, kernels loaded
+- Batches (9×9, 16×16): one :func:`~ndoku.solvers.exact.solve_table` call per set, kernels loaded
   beforehand. The goal is the median of the per-puzzle times measured *inside* the kernel
   (time-stamp counter: no Python overhead); the detail also gives the whole call divided by
   the number of puzzles (Python included).
@@ -24,7 +24,7 @@ import numpy as np
 
 from benchmarks._common import Goal, benchmark_data, median
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.exact import ExactResult, solve_exact, solve_many
+from ndoku.solvers.exact import ExactResult, solve_exact, solve_table
 from ndoku.tasks.verify import problems
 
 TIMEOUT_25 = 20.0  # per 25×25 puzzle: far above the goal, so a miss shows by how much
@@ -51,9 +51,9 @@ class Tally:
 def batch_goal(tally: Tally, name: str, relative: str, target: float) -> Goal:
     puzzles = read_puzzles(benchmark_data(relative))
     givens = np.stack([p.givens for p in puzzles])
-    solve_many(puzzles[0], givens[:10])  # kernels loaded or compiled before timing
+    solve_table(puzzles[0], givens[:10])  # kernels loaded or compiled before timing
     start = time.perf_counter()
-    batch = solve_many(puzzles[0], givens)
+    batch = solve_table(puzzles[0], givens)
     wall = time.perf_counter() - start
     proved = sum(tally.add(p, r) for p, r in zip(puzzles, batch, strict=True))
     per = median(batch.seconds.tolist()) * 1e6

@@ -15,7 +15,7 @@ from numba.core.dispatcher import Dispatcher
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers import exact
-from ndoku.solvers.exact import ExactResult, solve_batch, solve_exact, solve_many
+from ndoku.solvers.exact import ExactResult, solve_batch, solve_exact, solve_table
 from ndoku.solvers.exact import batch as exact_batch
 from ndoku.solvers.exact import solver as exact_solver
 from ndoku.solvers.exact.kernels import sort
@@ -66,7 +66,7 @@ def test_tdoku_counts_and_solutions() -> None:
 
 def test_serg_sample_all_multiple() -> None:
     puzzles = read_puzzles(DATA / "sudoku9/serg_benchmark_sample1k.txt")
-    batch = solve_many(puzzles[0], np.stack([p.givens for p in puzzles]))
+    batch = solve_table(puzzles[0], np.stack([p.givens for p in puzzles]))
     assert len(batch) == 1000
     assert (batch.counts == 2).all()
     for i in range(0, 1000, 97):

@@ -13,7 +13,7 @@ import ndoku.tasks.generate as gen
 from ndoku.errors import LayoutError, NdokuError
 from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.exact import solve_exact, solve_many
+from ndoku.solvers.exact import solve_exact, solve_table
 from ndoku.tasks.generate import (
     Generated,
     GenerateTimeout,
@@ -100,7 +100,7 @@ def test_minimal_puzzles_need_every_given(name: str) -> None:
     givens = result.puzzle.givens
     rows = np.repeat(givens[None, :], result.givens, axis=0)
     rows[np.arange(result.givens), np.flatnonzero(givens)] = 0
-    assert (solve_many(result.puzzle, rows).counts == 2).all()
+    assert (solve_table(result.puzzle, rows).counts == 2).all()
 
 
 @pytest.mark.parametrize(

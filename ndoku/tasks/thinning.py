@@ -37,7 +37,7 @@ import numpy as np
 
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.exact import solve_exact, solve_many
+from ndoku.solvers.exact import solve_exact, solve_table
 from ndoku.solvers.logic.uniqueness import STEP_NAMES
 from ndoku.tasks.rate import LEVEL_OF, LEVELS, IntArray, Rating, rate, singles
 
@@ -213,7 +213,7 @@ def thin(
             else:
                 rows[i, group] = 0
         share = left / len(rows)  # the timeout is per check
-        batch = solve_many(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=share)
+        batch = solve_table(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=share)
         results = list(batch)
         ok = [r.unique is True for r in results]
         timed_out = any(r.stop == "timeout" for r in results)

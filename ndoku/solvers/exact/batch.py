@@ -1,5 +1,5 @@
 """Many puzzles at once: those of one layout share kernel calls, in doubling chunks in this
-process while the rest looks quick, then in worker processes (:func:`solve_many`,
+process while the rest looks quick, then in worker processes (:func:`solve_table`,
 :func:`solve_batch`)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ndoku.solvers.tables import IntArray, Topology, check_givens
 PARALLEL_SECONDS = 2.0
 
 
-def solve_many(
+def solve_table(
     puzzle: Puzzle,
     givens: IntArray,
     *,
@@ -55,7 +55,7 @@ def solve_many(
     --------
     >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> batch = solve_many(p, np.stack([p.givens, np.zeros(16, dtype=np.int32)]))
+    >>> batch = solve_table(p, np.stack([p.givens, np.zeros(16, dtype=np.int32)]))
     >>> [r.status for r in batch], batch.counts.tolist()
     (['solved', 'multiple'], [1, 2])
     """
@@ -83,7 +83,7 @@ def solve_batch(
 ) -> list[ExactResult]:
     """Solve many puzzles; those of one layout share kernel calls. Results in input order.
 
-    Parameters are as in :func:`solve_many`.
+    Parameters are as in :func:`solve_table`.
 
     Examples
     --------
@@ -109,7 +109,7 @@ def solve_batch(
         marks = None
         if any(m is not None for m in marked):
             marks = np.stack([np.full(len(table[0]), full) if m is None else m for m in marked])
-        batch = solve_many(
+        batch = solve_table(
             puzzles[members[0]],
             table,
             limit=limit,
