@@ -32,3 +32,19 @@ class ConflictError(ParseError):
 
 class VerificationError(NdokuError):
     """A solver produced a grid that breaks a rule: a bug, never printed as an answer."""
+
+
+class MissingExtra(NdokuError):
+    """An optional library is not installed: the message names the extra that brings it."""
+
+    @classmethod
+    def of(cls, what: str, extra: str, packages: list[str]) -> MissingExtra:
+        """The error for ``what`` (``"plots"``), which needs ``packages`` of ``extra``.
+
+        >>> print(MissingExtra.of("plots", "plot", ["matplotlib"]))
+        plots need matplotlib: pip install 'ndoku[plot]' (or pip install matplotlib)
+        """
+        return cls(
+            f"{what} need {' and '.join(packages)}: pip install 'ndoku[{extra}]' "
+            f"(or pip install {' '.join(packages)})"
+        )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from ndoku.errors import NdokuError
+from ndoku.errors import MissingExtra
 
 #: Library (import name, what to install) each picture format needs; SVG needs none.
 LIBRARIES = {
@@ -16,10 +16,6 @@ LIBRARIES = {
 FORMATS = ("svg", "png", "pdf")
 
 
-class MissingExtra(NdokuError):
-    """An optional library a picture format needs is not installed."""
-
-
 def require(kind: str) -> None:
     """Raise :class:`MissingExtra` unless the libraries of picture format ``kind`` import.
 
@@ -27,10 +23,7 @@ def require(kind: str) -> None:
     """
     missing = [package for module, package in LIBRARIES.get(kind, ()) if not _found(module)]
     if missing:
-        raise MissingExtra(
-            f"{kind.upper()} pictures need {' and '.join(missing)}: "
-            f"pip install 'ndoku[print]' (or pip install {' '.join(missing)})"
-        )
+        raise MissingExtra.of(f"{kind.upper()} pictures", "print", missing)
 
 
 def font_file(bold: bool) -> Path:

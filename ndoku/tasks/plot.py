@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.errors import NdokuError
+from ndoku.errors import MissingExtra, NdokuError
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
 from ndoku.tasks.solve import Outcome
 from ndoku.tasks.tune import Fit, Summary
@@ -83,9 +83,7 @@ def pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise NdokuError(
-            "plots need matplotlib: pip install 'ndoku[plot]' (or pip install matplotlib)"
-        ) from None
+        raise MissingExtra.of("plots", "plot", ["matplotlib"]) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -29,6 +29,7 @@ hidden singles in rounds, for the generator, which asks it of every removal it t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -192,6 +193,8 @@ class Rating:
     chains, chains_solved : int
     values : ndarray of int32 or None
         The solution, for a unique puzzle (not verified here).
+    seconds : float
+        The time the rating took.
     """
 
     status: str
@@ -208,6 +211,7 @@ class Rating:
     chains: int = 0
     chains_solved: int = 0
     values: IntArray | None = None
+    seconds: float = 0.0
 
     @property
     def lower_bound(self) -> bool:
@@ -352,11 +356,12 @@ def rate(
             "the chains of the second opinion do not see pencil marks: rate a pencil-marked "
             "puzzle without them (chains=0, --chains 0)"
         )
+    start = time.perf_counter()
     fixed = puzzle.givens if givens is None else givens
     exact = solve_exact(puzzle, givens=fixed, timeout=timeout)
     status = {"solved": "unique" if exact.unique else "limit"}.get(exact.status, exact.status)
     if status != "unique":
-        return Rating(status, exact.nodes, exact.guesses)
+        return Rating(status, exact.nodes, exact.guesses, seconds=time.perf_counter() - start)
     path = solve_path(
         puzzle,
         values=np.asarray(fixed, dtype=np.int32),
@@ -397,4 +402,5 @@ def rate(
         chains=chains,
         chains_solved=solved,
         values=exact.values,
+        seconds=time.perf_counter() - start,
     )

@@ -1,0 +1,135 @@
+"""The Dask side of a batch: reaching a cluster (or starting one here), and chunks sent to its
+workers with their results coming back as they finish.
+
+``distributed`` is imported only here and only when a cluster is used (``pip install
+'ndoku[dask]'``); without it, a clear :class:`~ndoku.errors.MissingExtra` names the extra.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ndoku.errors import MissingExtra, NdokuError
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+R = TypeVar("R")
+
+#: Seconds to reach a scheduler before giving up on it.
+CONNECT_TIMEOUT = 10.0
+#: Times Dask runs a chunk again when it raised (a lost worker's chunks are always run again).
+RETRIES = 2
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:[\w.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}")
+_LOCAL = re.compile(r"local(?::(.*))?")
+
+
+class ClusterError(NdokuError):
+    """A cluster that cannot be used: a bad address, a scheduler out of reach."""
+
+
+def distributed() -> ModuleType:
+    """Dask's ``distributed``, or a clear error naming the extra that installs it."""
+    try:
+        import distributed
+    except ImportError:
+        raise MissingExtra.of("--cluster and client=", "dask", ["distributed"]) from None
+    return distributed
+
+
+def local_workers(address: str) -> int | None:
+    """The worker processes of ``local`` (one per core) or ``local:N``; None for the address
+    of a scheduler (``tcp://host:8786``, ``host:8786``).
+
+    >>> local_workers("local:3"), local_workers("tcp://10.0.0.5:8786")
+    (3, None)
+    >>> local_workers("local:0")
+    Traceback (most recent call last):
+    ...
+    ndoku.tasks.cluster.ClusterError: local:N takes 1 or more worker processes, not '0'
+    """
+    local = _LOCAL.fullmatch(address)
+    if local is not None:
+        count = local.group(1)
+        if count is None:
+            return os.cpu_count() or 1
+        if not count.isdigit() or int(count) < 1:
+            raise ClusterError(f"local:N takes 1 or more worker processes, not {count!r}")
+        return int(count)
+    if _ADDRESS.fullmatch(address) is None:
+        raise ClusterError(
+            f"{address!r} is no cluster: give a scheduler's address (tcp://host:8786), local "
+            "(a worker process per core) or local:N"
+        )
+    return None
+
+
+@contextmanager
+def open_cluster(address: str, connect_timeout: float = CONNECT_TIMEOUT) -> Iterator[Client]:
+    """A client of the scheduler at ``address``, or of a cluster of worker processes started
+    here (``local``, ``local:N``: one thread each) and closed after.
+
+    Raises
+    ------
+    ClusterError
+        A bad address, or a scheduler not reached within ``connect_timeout`` seconds.
+    MissingExtra
+        ``distributed`` is not installed.
+    """
+    workers = local_workers(address)
+    dask = distributed()
+    if workers is not None:
+        with (
+            dask.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,  # no dashboard; its HTTP server on a free port:
+                scheduler_kwargs={"dashboard_address": ":0"},
+                silence_logs=logging.CRITICAL,  # a chunk's error is raised here
+            ) as cluster,
+            dask.Client(cluster) as client,
+        ):
+            client.wait_for_workers(workers)
+            yield client
+        return
+    try:
+        client = dask.Client(address, timeout=connect_timeout)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(
+            f"cannot reach a Dask scheduler at {address} within {connect_timeout:g} s ({exc})"
+        ) from None
+    with client:
+        yield client
+
+
+def threads(client: Client) -> int:
+    """Worker threads of the cluster now (at least 1, for a cluster still waiting for any)."""
+    return max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
+
+
+def replies(
+    client: Client, function: Callable[..., R], *arguments: Sequence[Any], **constants: Any
+) -> Iterator[tuple[int, R]]:
+    """``function`` of each chunk (``arguments``, one sequence per argument) on the cluster,
+    with ``constants``: ``(chunk number, result)`` as they finish.
+
+    Dask runs a chunk again when its worker is lost, or (up to :data:`RETRIES` times) when
+    it raised; the first chunks submitted run first. When the caller stops (an error,
+    Ctrl-C, a loop left early) the chunks not finished are cancelled.
+    """
+    dask = distributed()
+    futures = client.map(function, *arguments, retries=RETRIES, pure=False, **constants)
+    number = {future.key: k for k, future in enumerate(futures)}
+    try:
+        for future, result in dask.as_completed(futures, with_results=True):
+            yield number[future.key], result
+    finally:
+        client.cancel(futures)  # type: ignore[no-untyped-call]
