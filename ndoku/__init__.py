@@ -56,6 +56,8 @@ node, guess
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
 from ndoku import jit  # noqa: F401  (before any kernel: a read-only install still caches)
@@ -66,6 +68,39 @@ from ndoku.solvers.exact import solve_batch, solve_exact
 from ndoku.tasks.generate import generate, layout_puzzle
 from ndoku.tasks.rate import rate
 from ndoku.tasks.solve import Options, Outcome, solve
+
+if TYPE_CHECKING:
+    from ndoku.tasks.many import (
+        count_many,
+        generate_many,
+        iter_count,
+        iter_generate,
+        iter_rate,
+        iter_solve,
+        rate_many,
+        solve_many,
+    )
+
+#: The batch API, imported on first use: a command that does not use it does not wait for it.
+_MANY = (
+    "count_many",
+    "generate_many",
+    "iter_count",
+    "iter_generate",
+    "iter_rate",
+    "iter_solve",
+    "rate_many",
+    "solve_many",
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MANY:
+        from ndoku.tasks import many
+
+        return getattr(many, name)
+    raise AttributeError(f"module 'ndoku' has no attribute {name!r}")
+
 
 __all__ = [
     "ConflictError",
@@ -78,13 +113,21 @@ __all__ = [
     "Schedule",
     "VerificationError",
     "__version__",
+    "count_many",
     "generate",
+    "generate_many",
+    "iter_count",
+    "iter_generate",
+    "iter_rate",
+    "iter_solve",
     "layout_puzzle",
     "metropolis",
     "rate",
+    "rate_many",
     "read_puzzles",
     "solve",
     "solve_batch",
     "solve_exact",
+    "solve_many",
     "tempering",
 ]

@@ -17,6 +17,7 @@ from PIL import Image, ImageChops
 
 from ndoku import layout_puzzle, read_puzzles, solve
 from ndoku.cli import main
+from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX
 from ndoku.picture import needs
@@ -279,7 +280,7 @@ def test_pages_fit_the_paper_and_books_count_their_pages() -> None:
     assert min(xs) > 0 and max(xs) < page.width and min(ys) > 0 and max(ys) < page.height
     entries = [Entry(str(k), scene, scene, str(k)) for k in range(7)]
     assert len(book(entries, per_page=3)) == 3 + 1  # 7 puzzles 3 a page, 7 solutions 12 a page
-    with pytest.raises(needs.NdokuError):
+    with pytest.raises(NdokuError):
         book(entries, per_page=0)
 
 

@@ -1,7 +1,8 @@
 """The ``ndoku`` command: a thin layer over the library, one module per family of commands.
 
 Exit status: 0 when every puzzle was solved, 1 when some puzzle was not (unsolved within the
-limits), 2 for bad input or options (``Error: …`` names the file, line and column).
+limits), 2 for bad input or options (``Error: …`` names the file, line and column), 130 when
+Ctrl-C stopped the work.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import click
 
 from ndoku import __version__
-from ndoku.cli.common import EXIT_BAD_INPUT, EXIT_BUG, Failure
+from ndoku.cli.common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, Failure
 from ndoku.cli.lab import rate, tune
 from ndoku.cli.looking import graph, layouts, show
 from ndoku.cli.making import generate
@@ -32,6 +33,9 @@ class NdokuGroup(click.Group):
         except NdokuError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(_exit_status(exc))
+        except KeyboardInterrupt:  # the work was stopped (a cluster's chunks cancelled)
+            click.echo("ndoku: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
 
 
 def _exit_status(exc: NdokuError) -> int:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import click
 
@@ -19,14 +20,18 @@ from ndoku.picture.book import PAPER
 from ndoku.solvers.chains import MOVES
 
 if TYPE_CHECKING:
+    from distributed import Client
+
     from ndoku.model.puzzle import Puzzle
     from ndoku.picture.scene import Scene
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 EXIT_UNSOLVED = 1
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 
 class Failure(Exception):
@@ -122,6 +127,71 @@ def chain_options(command: F) -> F:
     )(command)
 
 
+def cluster_option(command: F) -> F:
+    """``--cluster ADDRESS``: the work goes to a Dask cluster (see :func:`cluster_client`)."""
+    return click.option(
+        "--cluster",
+        metavar="ADDRESS",
+        default=None,
+        help="Send the work to the Dask scheduler at ADDRESS (tcp://host:8786), or start a "
+        "cluster of N worker processes here for the run (local: one per core, local:N). "
+        "Needs pip install 'ndoku[dask]'.",
+    )(command)
+
+
+def jobs_option(command: F) -> F:
+    """``--jobs``: processes of this machine for commands that work puzzle by puzzle."""
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Processes working at once on this machine, a puzzle each.",
+    )(command)
+
+
+def cluster_client(address: str | None) -> Client | None:
+    """A client of the cluster ``--cluster`` names, closed when the command ends; None
+    without ``--cluster``."""
+    if address is None:
+        return None
+    from ndoku.tasks.cluster import open_cluster
+
+    return click.get_current_context().with_resource(open_cluster(address))
+
+
+class Streamed(Sequence[T]):
+    """``length`` results that ``work(progress=…)`` yields as they arrive, kept as they are
+    read, under a progress bar (``total`` steps) while they come: a loop writes each one as
+    it arrives, and a summary after the loop reads them all again."""
+
+    def __init__(self, length: int, total: int, label: str, work: Callable[..., Iterator[T]]):
+        self._length = length
+        self._arriving = self._arrive(total, label, work)
+        self._kept: list[T] = []
+
+    @staticmethod
+    def _arrive(total: int, label: str, work: Callable[..., Iterator[T]]) -> Iterator[T]:
+        with progress_bar(total, label) as progress:
+            yield from work(progress=progress)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[T]: ...
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        wanted = self._length if isinstance(index, slice) else range(self._length)[index] + 1
+        self._kept += itertools.islice(self._arriving, max(0, wanted - len(self._kept)))
+        return self._kept[index]
+
+    def __iter__(self) -> Iterator[T]:
+        return (self[k] for k in range(self._length))
+
+
 def workers(requested: int | None) -> int:
     """Worker processes a batch may use: all cores by default (used only when they pay)."""
     return requested if requested is not None else os.cpu_count() or 1
@@ -142,7 +212,11 @@ def progress_bar(total: int, label: str = "solving") -> Iterator[Callable[[int],
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
     )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    # Lines written meanwhile go above the bar when stdout is the terminal too, else (a file,
+    # a pipe) to stdout itself.
+    redirect = sys.stdout.isatty()
+    console = Console(stderr=True)
+    with Progress(*columns, console=console, transient=True, redirect_stdout=redirect) as bar:
         task = bar.add_task(label, total=total, rate="")
         start = time.perf_counter()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import replace
 
 import click
@@ -14,8 +13,11 @@ from ndoku.cli.common import (
     Failure,
     assume_unique_option,
     chain_options,
+    cluster_client,
+    cluster_option,
     file_record,
     format_option,
+    jobs_option,
     progress_bar,
     puzzle_options,
     read_all,
@@ -47,6 +49,8 @@ from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TEMPERATURES,
     show_default=True,
     help="Seconds for each exact search and each solving path; a chain runs at most 10 s.",
 )
+@jobs_option
+@cluster_option
 @puzzle_options
 @format_option(
     ("text", "json"),
@@ -58,6 +62,8 @@ def rate(
     chains: int,
     max_proposals: int,
     timeout: float,
+    jobs: int,
+    cluster: str | None,
     layout: str | None,
     symbols: str | None,
     fmt: str,
@@ -74,9 +80,10 @@ def rate(
     gives lower bounds, marked ≥. Exit status 1 when a puzzle could not be rated in full (no
     solution, several, or the search or the path hit --timeout).
     """
-    from ndoku.tasks.rate import rate as rate_puzzle
+    from ndoku.tasks.many import iter_rate
     from ndoku.tasks.rate import ratings_summary
 
+    client = cluster_client(cluster)
     status = 0
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:
@@ -86,26 +93,26 @@ def rate(
             click.echo(f"# {path}")
         ratings = []
         with progress_bar(len(puzzles), "rating") as progress:
-            for number, puzzle in enumerate(puzzles, start=1):
-                start = time.perf_counter()
-                rating = rate_puzzle(
-                    puzzle,
-                    chains=chains,
-                    max_proposals=max_proposals,
-                    timeout=timeout,
-                    assume_unique=assume_unique,
-                )
+            rated = iter_rate(
+                puzzles,
+                chains=chains,
+                max_proposals=max_proposals,
+                timeout=timeout,
+                assume_unique=assume_unique,
+                jobs=jobs,
+                client=client,
+                progress=progress,
+            )
+            for number, rating in enumerate(rated, start=1):
                 ratings.append(rating)
                 if rating.level is None or rating.lower_bound:
                     status = max(status, EXIT_UNSOLVED)
                 if fmt == "json":
                     record = file_record(path, number, len(puzzles) > 1) | rating.record()
-                    record["seconds"] = round(time.perf_counter() - start, 6)
+                    record["seconds"] = round(rating.seconds, 6)
                     click.echo(json.dumps(record))
                 else:
                     click.echo(rating.text())
-                if progress is not None:
-                    progress(number)
         if len(puzzles) > 1:
             click.echo(f"ndoku: {path}: {ratings_summary(ratings)}", err=True)
         if len(files) > 1 and fmt == "text":

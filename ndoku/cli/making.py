@@ -13,7 +13,10 @@ from ndoku.cli.common import (
     EXIT_UNSOLVED,
     Failure,
     Pictures,
+    cluster_client,
+    cluster_option,
     format_option,
+    jobs_option,
     picture_options,
     progress_bar,
 )
@@ -75,6 +78,8 @@ if TYPE_CHECKING:
     show_default=True,
     help="Seconds per puzzle; then the puzzle reached so far (still unique) is printed.",
 )
+@jobs_option
+@cluster_option
 @format_option(
     ("grid", "line", "json"),
     "grid: the layout's shape with its headers; line: one line per puzzle (single "
@@ -97,6 +102,8 @@ def generate(
     symmetry: str,
     seed: int,
     timeout: float,
+    jobs: int,
+    cluster: str | None,
     fmt: str,
     pictures: Pictures,
     per_page: int,
@@ -112,7 +119,7 @@ def generate(
     (layout, givens, difficulty, seed), the solutions at the back in smaller print.
     """
     from ndoku.tasks.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
-    from ndoku.tasks.generate import generate as make
+    from ndoku.tasks.many import iter_generate
     from ndoku.tasks.thinning import Aim
 
     if givens is not None and (difficulty is not None or needs is not None):
@@ -122,25 +129,30 @@ def generate(
     if fmt == "line":
         puzzle_line(empty)  # refuses layouts a line cannot hold, before any work
     headers = line_headers(empty, layout) if fmt == "line" else []
+    client = cluster_client(cluster)
     status = 0
     book: list[Generated] = []
     with progress_bar(count, "generating") as progress:
-        for number in range(1, count + 1):
+        made_all = iter_generate(
+            layout,
+            count,
+            seed=seed,
+            givens=givens,
+            difficulty=difficulty,
+            needs=needs,
+            symmetry=symmetry,
+            timeout=timeout,
+            command=lambda asked: _generate_command(
+                layout, asked, givens, difficulty, needs, symmetry
+            ),
+            jobs=jobs,
+            client=client,
+            progress=progress,
+        )
+        for number, made in enumerate(made_all, start=1):
             asked = seed + number - 1
-            command = _generate_command(layout, asked, givens, difficulty, needs, symmetry)
-            try:
-                made = make(
-                    empty,
-                    givens=givens,
-                    difficulty=difficulty,
-                    needs=needs,
-                    symmetry=symmetry,
-                    seed=asked,
-                    timeout=timeout,
-                    command=command,
-                )
-            except GenerateTimeout as exc:
-                click.echo(f"ndoku: {layout}: seed {asked}: {exc}", err=True)
+            if isinstance(made, GenerateTimeout):
+                click.echo(f"ndoku: {layout}: seed {asked}: {made}", err=True)
                 status = EXIT_UNSOLVED
                 continue
             if not made.reached:
@@ -165,8 +177,6 @@ def generate(
             else:
                 click.echo(("\n" if number > 1 else "") + made.text, nl=False)
             book.append(made)
-            if progress is not None:
-                progress(number)
     if pictures and book:
         from ndoku.tasks.pictures import book_pages
 

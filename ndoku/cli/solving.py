@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import click
@@ -13,7 +15,10 @@ from ndoku.cli.common import (
     EXIT_UNSOLVED,
     Failure,
     Pictures,
+    Streamed,
     chain_options,
+    cluster_client,
+    cluster_option,
     file_record,
     format_option,
     limit_options,
@@ -141,6 +146,7 @@ if TYPE_CHECKING:
     help="Proposals between two traced points.",
 )
 @limit_options
+@cluster_option
 @puzzle_options
 @format_option(
     ("grid", "json"),
@@ -172,6 +178,7 @@ def solve(
     timeout: float,
     max_nodes: int | None,
     jobs: int | None,
+    cluster: str | None,
     layout: str | None,
     symbols: str | None,
     fmt: str,
@@ -186,7 +193,7 @@ def solve(
     """
     from ndoku.tasks.plot import labelled_traces
     from ndoku.tasks.settings import solve_options
-    from ndoku.tasks.solve import batch_summary, solve_runs
+    from ndoku.tasks.solve import Runs, batch_summary, solve_runs
 
     options = solve_options(
         method,
@@ -214,6 +221,7 @@ def solve(
         from ndoku.tasks.plot import pyplot
 
         pyplot()  # a missing matplotlib is an error before any solving
+    client = cluster_client(cluster)
     status = 0
     traces: list[LabelledTrace] = []
     scenes: list[Scene] = []
@@ -223,10 +231,17 @@ def solve(
             continue
         if len(files) > 1 and fmt == "grid":
             click.echo(f"# {path}")
-        with progress_bar(len(puzzles) * runs) as progress:
-            per_puzzle = solve_runs(
-                puzzles, method, options, runs, jobs=workers(jobs), progress=progress
-            )
+        per_puzzle: Sequence[Runs]
+        if client is not None:  # written as the cluster's chunks arrive
+            from ndoku.tasks.many import iter_runs
+
+            work = partial(iter_runs, puzzles, method, options, runs, client=client)
+            per_puzzle = Streamed(len(puzzles), len(puzzles) * runs, "solving", work)
+        else:
+            with progress_bar(len(puzzles) * runs) as progress:
+                per_puzzle = solve_runs(
+                    puzzles, method, options, runs, jobs=workers(jobs), progress=progress
+                )
         batch = len(puzzles) > 1
         for number, tried in enumerate(per_puzzle, start=1):
             outcome = tried.representative
@@ -297,6 +312,7 @@ def _write_traces(
     help="Stop counting at this many solutions (2 proves uniqueness).",
 )
 @limit_options
+@cluster_option
 @puzzle_options
 @format_option(
     ("text", "json"),
@@ -308,6 +324,7 @@ def count(
     timeout: float,
     max_nodes: int | None,
     jobs: int | None,
+    cluster: str | None,
     layout: str | None,
     symbols: str | None,
     fmt: str,
@@ -316,12 +333,13 @@ def count(
 
     Exit status 1 when a node or time limit stopped a count before it was certain.
     """
-    from ndoku.tasks.count import count_all
+    from ndoku.tasks.count import Count, count_all
     from ndoku.tasks.solve import Options
 
     options = Options(timeout=timeout, limit=limit)
     if max_nodes is not None:
         options = replace(options, max_nodes=max_nodes)
+    client = cluster_client(cluster)
     status = 0
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:
@@ -329,8 +347,15 @@ def count(
             continue
         if len(files) > 1 and fmt == "text":
             click.echo(f"# {path}")
-        with progress_bar(len(puzzles)) as progress:
-            counts = count_all(puzzles, options, jobs=workers(jobs), progress=progress)
+        counts: Sequence[Count]
+        if client is not None:  # written as the cluster's chunks arrive
+            from ndoku.tasks.many import iter_count
+
+            work = partial(iter_count, puzzles, options, client=client)
+            counts = Streamed(len(puzzles), len(puzzles), "counting", work)
+        else:
+            with progress_bar(len(puzzles)) as progress:
+                counts = count_all(puzzles, options, jobs=workers(jobs), progress=progress)
         for number, counted in enumerate(counts, start=1):
             if not counted.certain:
                 status = max(status, EXIT_UNSOLVED)

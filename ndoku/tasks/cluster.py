@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -71,17 +71,19 @@ def local_workers(address: str) -> int | None:
 
 
 @contextmanager
-def open_cluster(address: str, connect_timeout: float = CONNECT_TIMEOUT) -> Iterator[Client]:
+def open_cluster(address: str, connect_timeout: float | None = None) -> Iterator[Client]:
     """A client of the scheduler at ``address``, or of a cluster of worker processes started
     here (``local``, ``local:N``: one thread each) and closed after.
 
     Raises
     ------
     ClusterError
-        A bad address, or a scheduler not reached within ``connect_timeout`` seconds.
+        A bad address, or a scheduler not reached within ``connect_timeout`` seconds
+        (:data:`CONNECT_TIMEOUT` by default).
     MissingExtra
         ``distributed`` is not installed.
     """
+    timeout = CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
     workers = local_workers(address)
     dask = distributed()
     if workers is not None:
@@ -101,11 +103,9 @@ def open_cluster(address: str, connect_timeout: float = CONNECT_TIMEOUT) -> Iter
             yield client
         return
     try:
-        client = dask.Client(address, timeout=connect_timeout)
+        client = dask.Client(address, timeout=timeout)
     except (OSError, TimeoutError) as exc:
-        raise ClusterError(
-            f"cannot reach a Dask scheduler at {address} within {connect_timeout:g} s ({exc})"
-        ) from None
+        raise ClusterError(f"cannot reach a Dask scheduler at {address}: {exc}") from None
     with client:
         yield client
 
@@ -117,7 +117,7 @@ def threads(client: Client) -> int:
 
 def replies(
     client: Client, function: Callable[..., R], *arguments: Sequence[Any], **constants: Any
-) -> Iterator[tuple[int, R]]:
+) -> Generator[tuple[int, R]]:
     """``function`` of each chunk (``arguments``, one sequence per argument) on the cluster,
     with ``constants``: ``(chunk number, result)`` as they finish.
 
@@ -132,4 +132,5 @@ def replies(
         for future, result in dask.as_completed(futures, with_results=True):
             yield number[future.key], result
     finally:
-        client.cancel(futures)  # type: ignore[no-untyped-call]
+        if client.status == "running":  # not when the client was closed before the caller
+            client.cancel(futures)  # type: ignore[no-untyped-call]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -408,7 +408,7 @@ def _replies(
     function: Callable[..., R],
     *arguments: Sequence[Any],
     **constants: Any,
-) -> Iterator[tuple[int, R]]:
+) -> Generator[tuple[int, R]]:
     """``function`` of each chunk, with ``constants``, on the cluster or in ``jobs``
     processes here: ``(chunk number, result)`` as they finish."""
     if client is not None:
@@ -423,7 +423,7 @@ def _pool_replies(
     function: Callable[..., R],
     arguments: Sequence[Sequence[Any]],
     constants: dict[str, Any],
-) -> Iterator[tuple[int, R]]:
+) -> Generator[tuple[int, R]]:
     # spawned, as the exact search's workers are: safe on every platform
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
@@ -441,17 +441,21 @@ def _pool_replies(
 
 
 def _in_order(
-    arrived: Iterable[tuple[int, R]], sizes: Sequence[int], progress: Progress
+    arrived: Generator[tuple[int, R]], sizes: Sequence[int], progress: Progress
 ) -> Iterator[tuple[int, R]]:
     """Results numbered as they finish, in number order; ``progress`` counts the puzzles of
-    the chunks finished (``sizes``: puzzles per chunk)."""
+    the chunks finished (``sizes``: puzzles per chunk). Stopped early (an error, Ctrl-C in
+    ``progress``, a loop left), it stops ``arrived``, which cancels what is not done."""
     waiting: dict[int, R] = {}
     following, done = 0, 0
-    for k, result in arrived:
-        waiting[k] = result
-        done += sizes[k]
-        if progress is not None:
-            progress(done)
-        while following in waiting:
-            yield following, waiting.pop(following)
-            following += 1
+    try:
+        for k, result in arrived:
+            waiting[k] = result
+            done += sizes[k]
+            if progress is not None:
+                progress(done)
+            while following in waiting:
+                yield following, waiting.pop(following)
+                following += 1
+    finally:
+        arrived.close()
