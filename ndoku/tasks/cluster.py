@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ndoku.errors import MissingExtra, NdokuError
+from ndoku.tasks.chunks import warm
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -100,6 +101,7 @@ def open_cluster(address: str, connect_timeout: float | None = None) -> Iterator
             dask.Client(cluster) as client,
         ):
             client.wait_for_workers(workers)
+            _warm_up(client)
             yield client
         return
     try:
@@ -107,7 +109,16 @@ def open_cluster(address: str, connect_timeout: float | None = None) -> Iterator
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"cannot reach a Dask scheduler at {address}: {exc}") from None
     with client:
+        _warm_up(client)
         yield client
+
+
+def _warm_up(client: Client) -> None:
+    """Each worker loads the exact search's kernels now, while this process reads the
+    puzzles (a chunk would otherwise wait for them)."""
+    dask = distributed()
+    for worker in client.scheduler_info()["workers"]:
+        dask.fire_and_forget(client.submit(warm, "auto", workers=[worker], pure=False))
 
 
 def threads(client: Client) -> int:

@@ -24,13 +24,14 @@ import multiprocessing
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.tasks.chunks import (
     Made,
+    Reply,
     check_reply,
     count_chunk,
     fingerprint,
@@ -48,6 +49,7 @@ from ndoku.tasks.solve import METHODS, Options, Outcome, Runs, solve_runs
 if TYPE_CHECKING:
     from distributed import Client
 
+P = ParamSpec("P")
 R = TypeVar("R")
 Progress = Callable[[int], None] | None
 
@@ -69,6 +71,17 @@ def chunk_size(puzzles: int, threads: int, kind: str = "exact") -> int:
     return max(1, min(MOST_PER_CHUNK[kind], even))
 
 
+def _listed(iterate: Callable[P, Iterator[R]], doc: str) -> Callable[P, list[R]]:
+    """The list form of an ``iter_*`` function: its parameters, every result at once."""
+
+    def listed(*args: P.args, **kwargs: P.kwargs) -> list[R]:
+        return list(iterate(*args, **kwargs))
+
+    listed.__doc__ = doc
+    listed.__name__ = listed.__qualname__ = iterate.__name__.removeprefix("iter_") + "_many"
+    return listed
+
+
 def iter_runs(
     puzzles: Sequence[Puzzle],
     method: str = "auto",
@@ -84,7 +97,7 @@ def iter_runs(
     ``options.seed`` upwards), in input order, once all of them are done.
 
     ``progress`` is called with the number of puzzle runs done. The other parameters are
-    those of :func:`solve_many`.
+    those of :func:`iter_solve`.
     """
     if method not in METHODS:
         raise NdokuError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
@@ -120,24 +133,8 @@ def iter_solve(
     chunk: int | None = None,
     progress: Progress = None,
 ) -> Iterator[Outcome]:
-    """:func:`solve_many`, each outcome yielded as it arrives (in input order)."""
-    for tried in iter_runs(
-        puzzles, method, options, jobs=jobs, client=client, chunk=chunk, progress=progress
-    ):
-        yield tried.outcomes[0]
-
-
-def solve_many(
-    puzzles: Sequence[Puzzle],
-    method: str = "auto",
-    options: Options | None = None,
-    *,
-    jobs: int = 1,
-    client: Client | None = None,
-    chunk: int | None = None,
-    progress: Progress = None,
-) -> list[Outcome]:
-    """Solve a batch, here or on a Dask cluster: one verified outcome per puzzle, in order.
+    """Solve a batch, here or on a Dask cluster: a verified outcome per puzzle, yielded in
+    input order as they arrive.
 
     Parameters
     ----------
@@ -156,16 +153,26 @@ def solve_many(
     Examples
     --------
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> [o.status for o in solve_many([p, p])]
+    >>> [o.status for o in iter_solve([p, p])]
     ['solved', 'solved']
     >>> from distributed import Client  # doctest: +SKIP
     >>> solve_many([p, p], client=Client("tcp://scheduler:8786"))  # doctest: +SKIP
     """
-    return list(
-        iter_solve(
-            puzzles, method, options, jobs=jobs, client=client, chunk=chunk, progress=progress
-        )
-    )
+    for tried in iter_runs(
+        puzzles, method, options, jobs=jobs, client=client, chunk=chunk, progress=progress
+    ):
+        yield tried.outcomes[0]
+
+
+solve_many = _listed(
+    iter_solve,
+    """The outcomes of :func:`iter_solve` in a list: one verified outcome per puzzle, in order.
+
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> [o.status for o in solve_many([p, p])]
+    ['solved', 'solved']
+    """,
+)
 
 
 def iter_count(
@@ -177,38 +184,23 @@ def iter_count(
     chunk: int | None = None,
     progress: Progress = None,
 ) -> Iterator[Count]:
-    """:func:`count_many`, each count yielded as it arrives (in input order)."""
+    """Count the solutions of a batch, up to ``options.limit``, here or on a Dask cluster:
+    a count per puzzle, in input order as they arrive. The parameters are those of
+    :func:`iter_solve`.
+
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
+    >>> [c.text() for c in iter_count([p], Options(limit=5))]
+    ['≥5']
+    """
     options = options or Options()
     if client is None:
         yield from count_all(puzzles, options, jobs=jobs, progress=progress)
         return
-    parts = _parts(puzzles, chunk or chunk_size(len(puzzles), _threads(client)))
-    chunks = [to_chunk(part) for part in parts]
-    arrived = _replies(client, jobs, count_chunk, chunks, options=options)
-    for k, reply in _in_order(arrived, [c.size for c in chunks], progress):
-        yield from unpack(check_reply(chunks[k], reply))
+    size = chunk or chunk_size(len(puzzles), _threads(client))
+    yield from _spread(puzzles, size, client, jobs, progress, count_chunk, options=options)
 
 
-def count_many(
-    puzzles: Sequence[Puzzle],
-    options: Options | None = None,
-    *,
-    jobs: int = 1,
-    client: Client | None = None,
-    chunk: int | None = None,
-    progress: Progress = None,
-) -> list[Count]:
-    """Count the solutions of a batch, up to ``options.limit``, here or on a Dask cluster.
-
-    The parameters are those of :func:`solve_many`.
-
-    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
-    >>> [c.text() for c in count_many([p], Options(limit=5))]
-    ['≥5']
-    """
-    return list(
-        iter_count(puzzles, options, jobs=jobs, client=client, chunk=chunk, progress=progress)
-    )
+count_many = _listed(iter_count, "The counts of :func:`iter_count` in a list, in input order.")
 
 
 def iter_rate(
@@ -224,7 +216,14 @@ def iter_rate(
     chunk: int | None = None,
     progress: Progress = None,
 ) -> Iterator[Rating]:
-    """:func:`rate_many`, each rating yielded as it arrives (in input order)."""
+    """Rate a batch (:func:`~ndoku.tasks.rate.rate` of each puzzle, with its settings), here
+    with ``jobs`` processes or on a Dask cluster: a rating per puzzle, in input order as they
+    arrive. ``chunk`` and ``progress`` are those of :func:`iter_solve`.
+
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> [r.level for r in iter_rate([p, p])]
+    ['singles', 'singles']
+    """
     settings: dict[str, Any] = {"chains": chains, "max_proposals": max_proposals}
     settings |= {"timeout": timeout, "path_timeout": path_timeout, "assume_unique": assume_unique}
     if client is None and jobs == 1:
@@ -234,48 +233,11 @@ def iter_rate(
                 progress(done)
         return
     workers = jobs if client is None else _threads(client)
-    parts = _parts(puzzles, chunk or chunk_size(len(puzzles), workers, "slow"))
-    chunks = [to_chunk(part) for part in parts]
-    arrived = _replies(client, jobs, rate_chunk, chunks, settings=settings)
-    for k, reply in _in_order(arrived, [c.size for c in chunks], progress):
-        yield from unpack(check_reply(chunks[k], reply))
+    size = chunk or chunk_size(len(puzzles), workers, "slow")
+    yield from _spread(puzzles, size, client, jobs, progress, rate_chunk, settings=settings)
 
 
-def rate_many(
-    puzzles: Sequence[Puzzle],
-    *,
-    chains: int = 0,
-    max_proposals: int = RATE_MAX_PROPOSALS,
-    timeout: float = DEFAULT_TIMEOUT,
-    path_timeout: float | None = None,
-    assume_unique: bool = False,
-    jobs: int = 1,
-    client: Client | None = None,
-    chunk: int | None = None,
-    progress: Progress = None,
-) -> list[Rating]:
-    """Rate a batch (:func:`~ndoku.tasks.rate.rate` of each puzzle), here with ``jobs``
-    processes or on a Dask cluster; ``chunk`` and ``progress`` are those of
-    :func:`solve_many`.
-
-    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> [r.level for r in rate_many([p, p])]
-    ['singles', 'singles']
-    """
-    return list(
-        iter_rate(
-            puzzles,
-            chains=chains,
-            max_proposals=max_proposals,
-            timeout=timeout,
-            path_timeout=path_timeout,
-            assume_unique=assume_unique,
-            jobs=jobs,
-            client=client,
-            chunk=chunk,
-            progress=progress,
-        )
-    )
+rate_many = _listed(iter_rate, "The ratings of :func:`iter_rate` in a list, in input order.")
 
 
 def iter_generate(
@@ -294,7 +256,18 @@ def iter_generate(
     chunk: int | None = None,
     progress: Progress = None,
 ) -> Iterator[Generated | GenerateTimeout]:
-    """:func:`generate_many`, each puzzle yielded as it arrives (in seed order)."""
+    """Generate ``count`` puzzles of ``layout`` (a name or a layout file), seeds ``seed``,
+    ``seed + 1``, …, here with ``jobs`` processes or on a Dask cluster, yielded in seed
+    order as they arrive.
+
+    The settings are those of :func:`~ndoku.tasks.generate.generate`; ``command`` gives the
+    comment line of the puzzle of each seed. A seed whose time ran out before any solution
+    was found gives its :class:`~ndoku.tasks.generate.GenerateTimeout` in its place, so that
+    the batch goes on. ``chunk`` and ``progress`` are those of :func:`iter_solve`.
+
+    >>> [made.seed for made in iter_generate("4x4", 3, seed=5)]
+    [5, 6, 7]
+    """
     from pathlib import Path
 
     from ndoku.text.formats import read_file
@@ -332,6 +305,11 @@ def iter_generate(
         yield from (_generated(one) for one in made)
 
 
+generate_many = _listed(
+    iter_generate, "The puzzles of :func:`iter_generate` in a list, in seed order."
+)
+
+
 def _generated(made: Made) -> Generated | GenerateTimeout:
     """A generated puzzle, read back here from its text (as the worker read it)."""
     if isinstance(made, GenerateTimeout):
@@ -343,57 +321,27 @@ def _generated(made: Made) -> Generated | GenerateTimeout:
     return Generated(puzzle, **fields)
 
 
-def generate_many(
-    layout: str,
-    count: int,
-    *,
-    seed: int = 0,
-    givens: int | None = None,
-    difficulty: str | None = None,
-    needs: str | None = None,
-    symmetry: str = "none",
-    timeout: float = DEFAULT_TIMEOUT,
-    command: Callable[[int], str] | None = None,
-    jobs: int = 1,
-    client: Client | None = None,
-    chunk: int | None = None,
-    progress: Progress = None,
-) -> list[Generated | GenerateTimeout]:
-    """Generate ``count`` puzzles of ``layout`` (a name or a layout file), seeds ``seed``,
-    ``seed + 1``, …, here with ``jobs`` processes or on a Dask cluster.
-
-    The settings are those of :func:`~ndoku.tasks.generate.generate`; ``command`` gives the
-    comment line of the puzzle of each seed. A seed whose time ran out before any solution
-    was found gives its :class:`~ndoku.tasks.generate.GenerateTimeout` in its place, so that
-    the batch goes on. ``chunk`` and ``progress`` are those of :func:`solve_many`.
-
-    >>> [made.seed for made in generate_many("4x4", 3, seed=5)]
-    [5, 6, 7]
-    """
-    return list(
-        iter_generate(
-            layout,
-            count,
-            seed=seed,
-            givens=givens,
-            difficulty=difficulty,
-            needs=needs,
-            symmetry=symmetry,
-            timeout=timeout,
-            command=command,
-            jobs=jobs,
-            client=client,
-            chunk=chunk,
-            progress=progress,
-        )
-    )
-
-
 # --- chunks out, results back in order ---------------------------------------------------------
 
 
 def _parts(puzzles: Sequence[Puzzle], size: int) -> list[Sequence[Puzzle]]:
     return [puzzles[k : k + size] for k in range(0, len(puzzles), size)]
+
+
+def _spread(
+    puzzles: Sequence[Puzzle],
+    size: int,
+    client: Client | None,
+    jobs: int,
+    progress: Progress,
+    function: Callable[..., Reply],
+    **constants: Any,
+) -> Iterator[Any]:
+    """The results of ``function`` on chunks of ``size`` puzzles, in input order."""
+    chunks = [to_chunk(part) for part in _parts(puzzles, size)]
+    arrived = _replies(client, jobs, function, chunks, **constants)
+    for k, reply in _in_order(arrived, [c.size for c in chunks], progress):
+        yield from unpack(check_reply(chunks[k], reply))
 
 
 def _threads(client: Client) -> int:
