@@ -21,16 +21,18 @@ from ndoku.cli.common import (
     progress_bar,
     puzzle_options,
     read_all,
+    read_tables,
     workers,
 )
 from ndoku.limits import DEFAULT_TRACE_EVERY
+from ndoku.model.table import PuzzleTable
 from ndoku.solvers.chains import SCHEDULES
 from ndoku.tasks.solve import METHODS
 
 if TYPE_CHECKING:
     from ndoku.picture.scene import Scene
     from ndoku.tasks.plot import LabelledTrace
-    from ndoku.tasks.solve import Outcome
+    from ndoku.tasks.solve import Options, Outcome
 
 
 @click.command()
@@ -217,12 +219,20 @@ def solve(
     status = 0
     traces: list[LabelledTrace] = []
     scenes: list[Scene] = []
-    for path, puzzles in read_all(files, symbols, layout):
+    # A batch of one-line puzzles solved exactly and printed as lines goes as one table.
+    as_lines = method in ("auto", "exact") and runs == 1 and fmt == "grid" and not pretty
+    as_lines &= not pictures and trace_path is None and plot_path is None
+    for path, puzzles in (read_tables if as_lines else read_all)(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
             continue
         if len(files) > 1 and fmt == "grid":
             click.echo(f"# {path}")
+        if isinstance(puzzles, PuzzleTable):
+            status = max(status, _solve_lines(path, puzzles, options, unique, jobs))
+            if len(files) > 1:
+                click.echo()
+            continue
         with progress_bar(len(puzzles) * runs) as progress:
             per_puzzle = solve_runs(
                 puzzles, method, options, runs, jobs=workers(jobs), progress=progress
@@ -260,6 +270,19 @@ def solve(
         pictures.write(scenes)
     if status:
         raise Failure(status)
+
+
+def _solve_lines(
+    path: str, table: PuzzleTable, options: Options, unique: bool, jobs: int | None
+) -> int:
+    """Solve a table of one-line puzzles and print their lines; the exit status it earns."""
+    from ndoku.tasks.lines import solve_lines
+
+    with progress_bar(len(table)) as progress:
+        outcomes = solve_lines(table, options, jobs=workers(jobs), progress=progress)
+    click.echo(outcomes.text(unique), nl=False)
+    click.echo(f"ndoku: {path}: {outcomes.summary()}", err=True)
+    return 0 if outcomes.shown(unique).all() else EXIT_UNSOLVED
 
 
 def _picture(outcome: Outcome, unique: bool, pictures: Pictures) -> Scene:
