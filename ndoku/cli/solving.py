@@ -340,20 +340,25 @@ def count(
     Exit status 1 when a node or time limit stopped a count before it was certain.
     """
     from ndoku.tasks.count import count_all
+    from ndoku.tasks.lines import solve_lines
     from ndoku.tasks.solve import Options
 
     options = Options(timeout=timeout, limit=limit)
     if max_nodes is not None:
         options = replace(options, max_nodes=max_nodes)
     status = 0
-    for path, puzzles in read_all(files, symbols, layout):
+    for path, puzzles in read_tables(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
             continue
         if len(files) > 1 and fmt == "text":
             click.echo(f"# {path}")
         with progress_bar(len(puzzles)) as progress:
-            counts = count_all(puzzles, options, jobs=workers(jobs), progress=progress)
+            if isinstance(puzzles, PuzzleTable):
+                outcomes = solve_lines(puzzles, options, jobs=workers(jobs), progress=progress)
+                counts = outcomes.counts()
+            else:
+                counts = count_all(puzzles, options, jobs=workers(jobs), progress=progress)
         for number, counted in enumerate(counts, start=1):
             if not counted.certain:
                 status = max(status, EXIT_UNSOLVED)

@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from ndoku.model.table import PuzzleTable
 from ndoku.solvers.exact import BatchResult, solve_table
 from ndoku.solvers.exact.kernels import STOP_COMPLETE
+from ndoku.tasks.count import Count
 from ndoku.tasks.solve import Options, tally
 from ndoku.tasks.verify import verify_table
 
@@ -48,6 +49,11 @@ class LineOutcomes:
         statuses = self.statuses()
         words = {int(i): str(statuses[i]) for i in np.flatnonzero(~self.shown(unique))}
         return self.table.text(self.batch.values, words)
+
+    def counts(self) -> list[Count]:
+        """Each puzzle's count of solutions, up to the search's limit."""
+        batch = self.batch
+        return [Count(batch.result(i), batch.limit) for i in range(len(batch))]
 
     def summary(self) -> str:
         """``10000 puzzles: 10000 solved (0.152 s solving)``, as for a batch of puzzles."""
