@@ -1,20 +1,26 @@
-"""Whole-process time of ``ndoku solve`` on one Samurai and on a batch of 10 000 9×9 puzzles,
-kernels already in numba's cache.
+"""Whole-process time of ``ndoku solve``: one Samurai, and the per-puzzle cost of 9×9 batches
+beyond start-up, kernels already in numba's cache.
 
-The batch goal (2 s, our own: reading, solving, checking and writing 10 000 puzzles) guards
-the per-puzzle work outside the kernel, which is most of a batch's time: solving the
-17-clue sample takes 0.15 s of it. Measured 2026-11-24: 1.23 s, 1.34 s with the other core
-busy (2.3 s before batches were verified together and kept in one process while quick)."""
+The batch goals are issue 17's: within 3× of tdoku measured on this machine (4.3 µs per
+17-clue puzzle, 29 µs per forum-hardest puzzle, whole process, uniqueness proved), so
+≤ 13 µs and ≤ 87 µs per puzzle, here with ndoku's default (the exact search proves each
+answer unique, and every answer is checked). Per puzzle = (whole run − start-up) / puzzles,
+start-up being the same command on a file of one of the puzzles. The 100 000 17-clue
+puzzles are the 10 000 of ``royle17_sample10k`` written ten times (only 49 158 17-clue
+puzzles are known; the repository keeps a sample).
+"""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from benchmarks._common import REPO, Goal, benchmark_data, median
 
-RUNS = 5
+RUNS = 3
 
 
 def solve_seconds(*args: str) -> float:
@@ -22,31 +28,56 @@ def solve_seconds(*args: str) -> float:
     subprocess.run(
         [sys.executable, "-m", "ndoku", "solve", *args],
         cwd=REPO,
-        check=True,
+        check=False,  # a batch holding an unsolvable puzzle exits 1
         capture_output=True,
     )
     return time.perf_counter() - start
 
 
+def per_puzzle_goal(name: str, path: Path, puzzles: int, target: float) -> Goal:
+    """Microseconds per puzzle of ``ndoku solve path`` beyond start-up (median of RUNS)."""
+    one = path.with_suffix(".one.txt")
+    one.write_text(path.read_text().splitlines()[0] + "\n")
+    solve_seconds(str(path))  # files and kernels warm
+    startups = [solve_seconds(str(one)) for _ in range(RUNS)]
+    wholes = [solve_seconds(str(path)) for _ in range(RUNS)]
+    start = median(startups)
+    per = [(w - start) / puzzles * 1e6 for w in wholes]
+    return Goal(
+        f"ndoku solve: {name}, µs per puzzle beyond start-up",
+        median(per),
+        target,
+        "µs",
+        detail=(
+            f"{puzzles:,} puzzles, {RUNS} runs: median whole {median(wholes):.2f} s, worst "
+            f"{max(wholes):.2f} s ({max(per):.1f} µs), start-up {start:.2f} s"
+        ),
+    )
+
+
 def main() -> list[Goal]:
     puzzle = "examples/samurai.txt"
     solve_seconds(puzzle)  # fills the cache
-    times = [solve_seconds(puzzle, "--seed", str(seed)) for seed in range(RUNS)]
-    batch = str(benchmark_data("sudoku9/royle17_sample10k.txt"))
-    batch_times = [solve_seconds(batch) for _ in range(RUNS)]
-    return [
+    times = [solve_seconds(puzzle, "--seed", str(seed)) for seed in range(5)]
+    goals = [
         Goal(
             "ndoku solve examples/samurai.txt, warm cache (median)",
             median(times),
             1.0,
             "s",
-            detail=f"{RUNS} runs, max {max(times):.2f} s",
-        ),
-        Goal(
-            "ndoku solve on 10 000 17-clue 9×9 (median)",
-            median(batch_times),
-            2.0,
-            "s",
-            detail=f"{RUNS} runs, max {max(batch_times):.2f} s",
-        ),
+            detail=f"5 runs, max {max(times):.2f} s",
+        )
     ]
+    with tempfile.TemporaryDirectory() as folder:
+        sample = benchmark_data("sudoku9/royle17_sample10k.txt").read_text()
+        big = Path(folder) / "royle17_100k.txt"
+        big.write_text(sample * 10)
+        goals.append(per_puzzle_goal("17-clue (royle17 sample ×10)", big, 100_000, 13.0))
+        for relative, size in (
+            ("sudoku9/forum_hardest_1905_11plus_sample2k.txt", 2_000),
+            ("sudoku9/forum_hardest_1106.txt", 375),
+        ):
+            copy = Path(folder) / Path(relative).name
+            copy.write_text(benchmark_data(relative).read_text())
+            goals.append(per_puzzle_goal(Path(relative).stem, copy, size, 87.0))
+    return goals

@@ -16,10 +16,12 @@ from conftest import CliRun
 
 from ndoku.errors import LayoutError, VerificationError
 from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.table import read_table
 from ndoku.tasks import cluster, many
 from ndoku.tasks.chunks import check_reply, count_chunk, fingerprint, pack, to_chunk, unpack
 from ndoku.tasks.count import count_all
 from ndoku.tasks.generate import generate, layout_puzzle
+from ndoku.tasks.lines import solve_lines
 from ndoku.tasks.rate import rate
 from ndoku.tasks.solve import Options, solve_all, solve_runs
 
@@ -113,6 +115,22 @@ def test_solve_on_the_cluster_equals_one_process(client: Client) -> None:
     assert [o.status for o in many.iter_solve(puzzles, client=client)] == [o.status for o in got]
 
 
+def test_tables_of_lines_on_the_cluster_equal_one_process(client: Client) -> None:
+    lines = (DATA / "sudoku9" / "serg_benchmark_sample1k.txt").read_text().splitlines()[:300]
+    none = "123456780" + "000000009" + "0" * 63  # no 9 fits the top row's last cell
+    table = read_table("\n".join([*lines, "1" + "0" * 80, none]) + "\n")
+    assert table is not None
+    parts = list(many.iter_lines(table, client=client, chunk=64))
+    assert [len(part.table) for part in parts] == [64] * 4 + [len(table) - 256]
+    whole, want = many.joined(table, parts), solve_lines(table)
+    assert whole.text(unique=True) == want.text(unique=True)
+    assert np.array_equal(whole.batch.values, want.batch.values)
+    assert np.array_equal(whole.batch.stats[:, :5], want.batch.stats[:, :5])  # not the ticks
+    assert whole.statuses().tolist()[-2:] == ["multiple", "none"]
+    counted = many.count_many(table, client=client, chunk=100)
+    assert [c.text() for c in counted] == [c.text() for c in want.counts()]
+
+
 def test_chains_on_the_cluster_run_the_same_seeds(client: Client) -> None:
     lines = (DATA / "sudoku4" / "wild_4x4.txt").read_text().splitlines()[:6]
     puzzles = read_puzzles(text="".join(line.split()[1].split(",")[0] + "\n" for line in lines))
@@ -197,6 +215,9 @@ def test_a_killed_worker_s_chunks_are_run_again(client: Client) -> None:
 
 
 def test_cli_on_a_local_cluster_prints_what_one_process_prints(run: CliRun) -> None:
+    for command in ("solve", "count"):  # one-line puzzles, read as a table
+        spread = run(command, str(NORVIG), "--cluster", "local:2")
+        assert spread[:2] == run(command, str(NORVIG))[:2]
     local = run("solve", str(NORVIG), "--format", "json")
     spread = run("solve", str(NORVIG), "--format", "json", "--cluster", "local:2")
     assert spread[0] == local[0] == 0
@@ -234,7 +255,7 @@ def test_ctrl_c_exits_130_without_a_traceback(run: CliRun, monkeypatch: pytest.M
         raise KeyboardInterrupt
 
     monkeypatch.setattr("ndoku.tasks.solve.solve_runs", interrupted)
-    code, _, err = run("solve", str(NORVIG))
+    code, _, err = run("solve", str(NORVIG), "--format", "json")
     assert code == 130 and err == "ndoku: interrupted\n"
 
 

@@ -26,16 +26,20 @@ from ndoku.cli.common import (
     progress_bar,
     puzzle_options,
     read_all,
+    read_tables,
     workers,
 )
 from ndoku.limits import DEFAULT_TRACE_EVERY
+from ndoku.model.table import PuzzleTable
 from ndoku.solvers.chains import SCHEDULES
 from ndoku.tasks.solve import METHODS
 
 if TYPE_CHECKING:
+    from distributed import Client
+
     from ndoku.picture.scene import Scene
     from ndoku.tasks.plot import LabelledTrace
-    from ndoku.tasks.solve import Outcome
+    from ndoku.tasks.solve import Options, Outcome
 
 
 @click.command()
@@ -225,12 +229,20 @@ def solve(
     status = 0
     traces: list[LabelledTrace] = []
     scenes: list[Scene] = []
-    for path, puzzles in read_all(files, symbols, layout):
+    # A batch of one-line puzzles solved exactly and printed as lines goes as one table.
+    as_lines = method in ("auto", "exact") and runs == 1 and fmt == "grid" and not pretty
+    as_lines &= not pictures and trace_path is None and plot_path is None
+    for path, puzzles in (read_tables if as_lines else read_all)(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
             continue
         if len(files) > 1 and fmt == "grid":
             click.echo(f"# {path}")
+        if isinstance(puzzles, PuzzleTable):
+            status = max(status, _solve_lines(path, puzzles, options, unique, jobs, client))
+            if len(files) > 1:
+                click.echo()
+            continue
         per_puzzle: Sequence[Runs]
         if client is not None:  # written as the cluster's chunks arrive
             from ndoku.tasks.many import iter_runs
@@ -275,6 +287,34 @@ def solve(
         pictures.write(scenes)
     if status:
         raise Failure(status)
+
+
+def _solve_lines(
+    path: str,
+    table: PuzzleTable,
+    options: Options,
+    unique: bool,
+    jobs: int | None,
+    client: Client | None,
+) -> int:
+    """Solve a table of one-line puzzles and print their lines; the exit status it earns."""
+    from ndoku.tasks.lines import solve_lines
+
+    if client is not None:  # each part's lines written as it arrives
+        from ndoku.tasks.many import iter_lines, joined
+
+        with progress_bar(len(table)) as progress:
+            parts = []
+            for part in iter_lines(table, options, client=client, progress=progress):
+                click.echo(part.text(unique), nl=False)
+                parts.append(part)
+        outcomes = joined(table, parts)
+    else:
+        with progress_bar(len(table)) as progress:
+            outcomes = solve_lines(table, options, jobs=workers(jobs), progress=progress)
+        click.echo(outcomes.text(unique), nl=False)
+    click.echo(f"ndoku: {path}: {outcomes.summary()}", err=True)
+    return 0 if outcomes.shown(unique).all() else EXIT_UNSOLVED
 
 
 def _picture(outcome: Outcome, unique: bool, pictures: Pictures) -> Scene:
@@ -334,6 +374,7 @@ def count(
     Exit status 1 when a node or time limit stopped a count before it was certain.
     """
     from ndoku.tasks.count import Count, count_all
+    from ndoku.tasks.lines import solve_lines
     from ndoku.tasks.solve import Options
 
     options = Options(timeout=timeout, limit=limit)
@@ -341,7 +382,7 @@ def count(
         options = replace(options, max_nodes=max_nodes)
     client = cluster_client(cluster)
     status = 0
-    for path, puzzles in read_all(files, symbols, layout):
+    for path, puzzles in read_tables(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
             continue
@@ -355,7 +396,11 @@ def count(
             counts = Streamed(len(puzzles), len(puzzles), "counting", work)
         else:
             with progress_bar(len(puzzles)) as progress:
-                counts = count_all(puzzles, options, jobs=workers(jobs), progress=progress)
+                if isinstance(puzzles, PuzzleTable):
+                    outcomes = solve_lines(puzzles, options, jobs=workers(jobs), progress=progress)
+                    counts = outcomes.counts()
+                else:
+                    counts = count_all(puzzles, options, jobs=workers(jobs), progress=progress)
         for number, counted in enumerate(counts, start=1):
             if not counted.certain:
                 status = max(status, EXIT_UNSOLVED)

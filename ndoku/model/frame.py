@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ndoku.jit import kernel
 from ndoku.model.layout import Layout
 from ndoku.model.units import Units, build_units, number_cells, peers_of
 from ndoku.text.grid import Grid
@@ -131,7 +132,25 @@ class Frame:
         >>> frame.repeated(np.array([[1, 0, 0, 1] + [0] * 12, [1, 0, 0, 2] + [0] * 12]))
         array([ True, False])
         """
-        size = self.size
-        ordered = np.sort(givens[:, self.units.cells].reshape(len(givens), -1, size), axis=2)
-        twice = (ordered[:, :, 1:] == ordered[:, :, :-1]) & (ordered[:, :, 1:] > 0)
-        return twice.any(axis=(1, 2))  # type: ignore[no-any-return]
+        cells = self.units.cells.reshape(-1, self.size)
+        return _repeats(np.ascontiguousarray(givens, dtype=np.int32), cells)
+
+
+@kernel(refcounts=True)
+def _repeats(givens: IntArray, units: IntArray) -> NDArray[np.bool_]:
+    """Per row of ``givens``: whether a unit (a row of ``units``) holds a value twice."""
+    found = np.zeros(len(givens), dtype=np.bool_)
+    for i in range(len(givens)):
+        for u in range(len(units)):
+            seen = np.uint64(0)
+            for cell in units[u]:
+                v = givens[i, cell]
+                if v > 0:
+                    bit = np.uint64(1) << np.uint64(v - 1)
+                    if seen & bit:
+                        found[i] = True
+                        break
+                    seen |= bit
+            if found[i]:
+                break
+    return found

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,7 +46,7 @@ from ndoku.text.alphabet import (
     AlphabetError,
     Reading,
 )
-from ndoku.text.grid import EMPTY, MISSING, Grid
+from ndoku.text.grid import EMPTY, MISSING, Grid, Style
 from ndoku.text.marks import list_bits
 
 IntArray = NDArray[np.int32]
@@ -132,27 +132,54 @@ def read_batch(grids: Sequence[Grid]) -> list[Grid]:
     """
     if not grids or grids[0].declared or grids[0].marks is not None:
         return list(grids)  # a sukaku line chose its alphabet itself
-    side = grids[0].shape[0]
+    chosen = batch_reading(
+        grids[0],
+        lambda: np.unique(np.concatenate([g.written.ravel() for g in grids])),
+        lambda frame: zero_repeats(_zeros(grids, frame), frame),
+    )
+    if chosen is None:
+        return list(grids)
+    reading, table = chosen
+    read = [g.with_values(_decode(g, table)) for g in grids]
+    style = batch_style(grids[0], reading, table)
+    return [g.with_values(g.values, style) for g in read]
+
+
+def batch_reading(
+    first: Grid,
+    tokens: Callable[[], NDArray[np.str_]],
+    repeats: Callable[[Frame], bool],
+) -> tuple[Reading, dict[str, int]] | None:
+    """The reading of a file of one-line puzzles and its value of each token; None when it is
+    the ``1-9A-…`` reading they were parsed in (or none fits: that reading says what is wrong).
+
+    ``first`` is the first puzzle, ``tokens`` gives every token of the file (asked only when
+    the first puzzle leaves a choice), ``repeats`` whether ``0`` repeats in a unit in most
+    puzzles that write it (:func:`zero_repeats`), on the layout of the first puzzle.
+    """
+    side = first.shape[0]
     # A token of the first puzzle that a reading cannot read rules it out for the file.
-    first = np.unique(grids[0].written)
+    first_tokens = np.unique(first.written)
     possible = [
-        r for r in READINGS if side in r.sizes and UNREADABLE not in _table(r, first).values()
+        r
+        for r in READINGS
+        if side in r.sizes and UNREADABLE not in _table(r, first_tokens).values()
     ]
     if possible == [ONE_BASED]:
-        return list(grids)
-    tokens = np.unique(np.concatenate([g.written.ravel() for g in grids]))
+        return None
+    every = tokens()
     tables = {}
     for reading in possible:
-        table = _table(reading, tokens)
+        table = _table(reading, every)
         top = max(table.values(), default=0)
         if UNREADABLE not in table.values() and top <= side:
             tables[reading] = table
     if list(tables) == [ONE_BASED]:
-        return list(grids)
+        return None
     readings = list(tables)
-    if "0" in tokens:
+    if "0" in every:
         zero = [r for r in readings if r.zero_is_symbol]
-        if zero and _zero_repeats(grids, Frame.of(layout_of(grids[0]))):
+        if zero and repeats(Frame.of(layout_of(first))):
             readings = [r for r in readings if not r.zero_is_symbol]
         elif zero:
             readings = zero
@@ -160,17 +187,20 @@ def read_batch(grids: Sequence[Grid]) -> list[Grid]:
         r for k, r in enumerate(readings) if tables[r] not in [tables[q] for q in readings[:k]]
     ]
     if not readings:
-        return list(grids)  # nothing fits: the 1-9A-… reading says what is wrong
+        return None
     if len(readings) > 1:
-        raise _ambiguous(readings[0], readings[1], side, grids[0])
+        raise _ambiguous(readings[0], readings[1], side, first)
     reading = readings[0]
-    if reading is ONE_BASED:
-        return list(grids)
-    read = [g.with_values(_decode(g, tables[reading])) for g in grids]
-    style = dataclasses.replace(
-        grids[0].style, alphabet=reading.alphabet(side), empty=_empty_mark(read[0])
+    return None if reading is ONE_BASED else (reading, tables[reading])
+
+
+def batch_style(first: Grid, reading: Reading, table: dict[str, int]) -> Style:
+    """The style of a batch read in ``reading``: its alphabet, and the empty mark of its first
+    puzzle."""
+    read = first.with_values(_decode(first, table))
+    return dataclasses.replace(
+        first.style, alphabet=reading.alphabet(first.shape[0]), empty=_empty_mark(read)
     )
-    return [g.with_values(g.values, style) for g in read]
 
 
 def _dotted(grid: Grid, override: str | None) -> Grid | None:
@@ -238,13 +268,17 @@ def _decode(grid: Grid, table: dict[str, int]) -> IntArray:
     return np.where(known, values, grid.values).astype(np.int32)
 
 
-def _zero_repeats(grids: Sequence[Grid], frame: Frame) -> bool:
-    """Whether ``0`` stands twice in one unit in most of the grids that write it (then it is
-    their empty mark: a symbol never repeats in a valid puzzle)."""
+def _zeros(grids: Sequence[Grid], frame: Frame) -> IntArray:
     rows, cols = frame.cell_rc[:, 0], frame.cell_rc[:, 1]
-    zero = np.stack([g.written[rows, cols] == "0" for g in grids]).astype(np.int32)
-    writes = zero.any(axis=1)
-    repeats = frame.repeated(zero)
+    return np.stack([g.written[rows, cols] == "0" for g in grids]).astype(np.int32)
+
+
+def zero_repeats(zeros: IntArray, frame: Frame) -> bool:
+    """Whether ``0`` stands twice in one unit in most of the grids that write it (then it is
+    their empty mark: a symbol never repeats in a valid puzzle); ``zeros``: ``(grids, cells)``,
+    1 where a cell is written ``0``."""
+    writes = zeros.any(axis=1)
+    repeats = frame.repeated(zeros)
     return int(repeats.sum()) * 2 > int(writes.sum())
 
 

@@ -27,7 +27,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,14 +35,18 @@ from numpy.typing import NDArray
 from ndoku.errors import VerificationError
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.table import PuzzleTable, read_table
+from ndoku.solvers.exact import BatchResult
 from ndoku.tasks.count import count_all
 from ndoku.tasks.generate import GenerateTimeout, generate, layout_puzzle
+from ndoku.tasks.lines import solve_lines
 from ndoku.tasks.rate import rate
 from ndoku.tasks.render import headers, mark_symbol
 from ndoku.tasks.solve import Options, solve_all
 from ndoku.text.alphabet import ONE_BASED
 from ndoku.text.grid import MISSING
 
+T = TypeVar("T")
 #: ``(text, symbols)``: what one ``read_puzzles(text=text, symbols=symbols)`` call reads.
 Document = tuple[str, str | None]
 #: What a worker sends back: the fingerprint of the puzzles it read, and their results.
@@ -109,21 +113,47 @@ def _same_file(a: Puzzle, b: Puzzle) -> bool:
 
 
 def _lines(puzzles: Sequence[Puzzle]) -> Document:
-    """One-line puzzles (or sukaku lines) of one file, in its alphabet, declared."""
-    first = puzzles[0]
+    """One-line puzzles (or sukaku lines) of one file."""
+    givens = np.stack([p.givens for p in puzzles])
+    if puzzles[0].candidates is None:
+        return _lines_document(puzzles[0], givens)
+    marks = np.stack([p.candidates for p in puzzles if p.candidates is not None])
+    return _lines_document(puzzles[0], givens, marks)
+
+
+def _lines_document(
+    first: Puzzle, givens: NDArray[np.int32], marks: NDArray[np.uint64] | None = None
+) -> Document:
+    """Lines of ``givens`` (``marks``: sukaku lines) of the file of ``first``, in its
+    alphabet, declared."""
     size = first.size
     alphabet = first.grid.style.alphabet or ONE_BASED.alphabet(size)
     codes = np.frombuffer(("." + alphabet).encode(), dtype=np.uint8)
-    if first.candidates is None:
-        table = codes[np.stack([p.givens for p in puzzles])]
+    if marks is None:
+        table = codes[givens]
     else:  # a sukaku line: N characters a cell, the symbol of each candidate, else a dot
-        marks = np.stack([p.candidates for p in puzzles if p.candidates is not None])
         values = np.arange(1, size + 1, dtype=np.uint64)
         held = (marks[:, :, np.newaxis] >> (values - np.uint64(1))) & np.uint64(1)
-        table = codes[np.where(held == 1, values.astype(np.int64), 0)].reshape(len(puzzles), -1)
-    ends = np.full((len(puzzles), 1), ord("\n"), dtype=np.uint8)
+        table = codes[np.where(held == 1, values.astype(np.int64), 0)].reshape(len(givens), -1)
+    ends = np.full((len(givens), 1), ord("\n"), dtype=np.uint8)
     body = np.hstack([table, ends]).tobytes().decode()
     return _headed(first, body), alphabet
+
+
+def table_chunk(table: PuzzleTable, start: int, stop: int) -> Chunk:
+    """Puzzles ``start .. stop - 1`` of a table of one-line puzzles, as one document.
+
+    >>> from ndoku.model.table import read_table
+    >>> table = read_table("1000003004000002\\n0000000000000000\\n0000003004000002\\n")
+    >>> chunk = table_chunk(table, 1, 3)
+    >>> chunk.documents
+    (('................\\n......3..4.....2\\n', '1234'),)
+    >>> table_fingerprint(read_table(chunk.documents[0][0], symbols="1234")) == chunk.fingerprint
+    True
+    """
+    givens = table.givens[start:stop]
+    document = _lines_document(table.puzzle(start), givens)
+    return Chunk((document,), _digest(table.frame, givens), len(givens))
 
 
 def _grid(puzzle: Puzzle) -> Document:
@@ -157,13 +187,29 @@ def _headed(puzzle: Puzzle, body: str) -> str:
 
 def fingerprint(puzzles: Sequence[Puzzle]) -> bytes:
     """A digest of each puzzle's cells and units, givens and pencil marks, in order."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(b"".join(p.frame.table("fingerprint", _frame_digest) for p in puzzles))
-    if puzzles:
-        digest.update(np.concatenate([p.givens for p in puzzles]).astype(np.int32).tobytes())
-    for k, puzzle in enumerate(puzzles):
-        if puzzle.candidates is not None:
-            digest.update(k.to_bytes(8, "little") + puzzle.candidates.tobytes())
+    keys = b"".join(p.frame.table("fingerprint", _frame_digest) for p in puzzles)
+    givens = [p.givens for p in puzzles]
+    marks = [(k, p.candidates) for k, p in enumerate(puzzles) if p.candidates is not None]
+    return _hashed(keys, np.concatenate(givens) if givens else np.zeros(0, np.int32), marks)
+
+
+def table_fingerprint(table: PuzzleTable) -> bytes:
+    """:func:`fingerprint` of a table's puzzles (the same bytes for the same puzzles)."""
+    return _digest(table.frame, table.givens)
+
+
+def _digest(frame: Frame, givens: NDArray[np.int32]) -> bytes:
+    """:func:`fingerprint` of rows of ``givens`` of one frame, without pencil marks."""
+    return _hashed(frame.table("fingerprint", _frame_digest) * len(givens), givens.ravel(), [])
+
+
+def _hashed(
+    keys: bytes, givens: NDArray[np.int32], marks: list[tuple[int, NDArray[np.uint64]]]
+) -> bytes:
+    digest = hashlib.blake2b(keys, digest_size=16)
+    digest.update(givens.astype(np.int32).tobytes())
+    for k, candidates in marks:
+        digest.update(k.to_bytes(8, "little") + candidates.tobytes())
     return digest.digest()
 
 
@@ -171,7 +217,7 @@ def _frame_digest(frame: Frame) -> bytes:
     return hashlib.blake2b(repr(frame.key).encode(), digest_size=16).digest()
 
 
-def check_reply(chunk: Chunk, reply: Reply) -> Packed:
+def check_reply(chunk: Chunk, reply: tuple[bytes, T]) -> T:
     """The results of a reply, once its fingerprint shows the worker read the chunk right."""
     read, packed = reply
     if read != chunk.fingerprint:
@@ -274,6 +320,17 @@ def solve_chunk(chunk: Chunk, options: Options, method: str) -> Reply:
     warm(method)
     puzzles = chunk.read()
     return fingerprint(puzzles), pack(solve_all(puzzles, method, options))
+
+
+def lines_chunk(chunk: Chunk, options: Options) -> tuple[bytes, BatchResult]:
+    """Solve the chunk's one-line puzzles as a table (:func:`~ndoku.tasks.lines.solve_lines`,
+    which verifies every answer): the search's arrays."""
+    warm("auto")
+    [(text, symbols)] = chunk.documents
+    table = read_table(text, symbols=symbols)
+    if table is None:
+        raise VerificationError("a chunk of one-line puzzles does not read back as lines")
+    return table_fingerprint(table), solve_lines(table, options).batch
 
 
 def count_chunk(chunk: Chunk, options: Options) -> Reply:

@@ -26,9 +26,13 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+import numpy as np
+
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS
 from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.table import PuzzleTable
+from ndoku.solvers.exact import BatchResult
 from ndoku.tasks.chunks import (
     Made,
     Reply,
@@ -36,13 +40,16 @@ from ndoku.tasks.chunks import (
     count_chunk,
     fingerprint,
     generate_chunk,
+    lines_chunk,
     rate_chunk,
     solve_chunk,
+    table_chunk,
     to_chunk,
     unpack,
 )
 from ndoku.tasks.count import Count, count_all
 from ndoku.tasks.generate import Generated, GenerateTimeout, generate, layout_puzzle
+from ndoku.tasks.lines import LineOutcomes, solve_lines
 from ndoku.tasks.rate import Rating, rate
 from ndoku.tasks.solve import METHODS, Options, Outcome, Runs, solve_runs
 
@@ -57,8 +64,9 @@ Progress = Callable[[int], None] | None
 #: not keep the others waiting, few enough that the work of sending one stays small.
 CHUNKS_PER_WORKER = 4
 #: Puzzles per chunk at most, by what is done to them: an exact search takes microseconds
-#: to milliseconds, a chain, a rating or a generated puzzle up to seconds.
-MOST_PER_CHUNK = {"exact": 1000, "slow": 8, "generate": 1}
+#: to milliseconds (a table of lines, without a Puzzle each, the fewest), a chain, a rating
+#: or a generated puzzle up to seconds.
+MOST_PER_CHUNK = {"lines": 5000, "exact": 1000, "slow": 8, "generate": 1}
 
 
 def chunk_size(puzzles: int, threads: int, kind: str = "exact") -> int:
@@ -176,7 +184,7 @@ solve_many = _listed(
 
 
 def iter_count(
-    puzzles: Sequence[Puzzle],
+    puzzles: Sequence[Puzzle] | PuzzleTable,
     options: Options | None = None,
     *,
     jobs: int = 1,
@@ -186,13 +194,18 @@ def iter_count(
 ) -> Iterator[Count]:
     """Count the solutions of a batch, up to ``options.limit``, here or on a Dask cluster:
     a count per puzzle, in input order as they arrive. The parameters are those of
-    :func:`iter_solve`.
+    :func:`iter_solve`; the puzzles may be a table (:func:`iter_lines`).
 
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
     >>> [c.text() for c in iter_count([p], Options(limit=5))]
     ['≥5']
     """
     options = options or Options()
+    if isinstance(puzzles, PuzzleTable):
+        spread = iter_lines(puzzles, options, jobs=jobs, client=client, chunk=chunk)
+        for part in _reported(spread, progress):
+            yield from part.counts()
+        return
     if client is None:
         yield from count_all(puzzles, options, jobs=jobs, progress=progress)
         return
@@ -201,6 +214,66 @@ def iter_count(
 
 
 count_many = _listed(iter_count, "The counts of :func:`iter_count` in a list, in input order.")
+
+
+def iter_lines(
+    table: PuzzleTable,
+    options: Options | None = None,
+    *,
+    jobs: int = 1,
+    client: Client | None = None,
+    chunk: int | None = None,
+    progress: Progress = None,
+) -> Iterator[LineOutcomes]:
+    """:func:`~ndoku.tasks.lines.solve_lines` of a table of one-line puzzles, here or on a
+    Dask cluster: the outcomes of consecutive parts of the table (here, one part), in order,
+    as they arrive; :func:`joined` puts them together. The parameters are those of
+    :func:`iter_solve`.
+
+    >>> from ndoku.model.table import read_table
+    >>> table = read_table("1000003004000002\\n0000000000000000\\n")
+    >>> [part.statuses().tolist() for part in iter_lines(table)]
+    [['solved', 'multiple']]
+    """
+    options = options or Options()
+    if client is None:
+        yield solve_lines(table, options, jobs=jobs, progress=progress)
+        return
+    size = chunk or chunk_size(len(table), _threads(client), "lines")
+    starts = range(0, len(table), size)
+    chunks = [table_chunk(table, a, a + size) for a in starts]
+    arrived = _replies(client, jobs, lines_chunk, chunks, options=options)
+    for k, reply in _in_order(arrived, [c.size for c in chunks], progress):
+        part = _rows(table, starts[k], starts[k] + chunks[k].size)
+        yield LineOutcomes(part, check_reply(chunks[k], reply))
+
+
+def joined(table: PuzzleTable, parts: Sequence[LineOutcomes]) -> LineOutcomes:
+    """The outcomes of a whole table from those of its consecutive parts."""
+    batches = [part.batch for part in parts]
+    limit = batches[0].limit if batches else Options().limit
+    values = np.concatenate([b.values for b in batches])
+    stats = np.concatenate([b.stats for b in batches])
+    seconds = np.concatenate([b.seconds for b in batches])
+    return LineOutcomes(table, BatchResult(values, stats, seconds, limit))
+
+
+def _rows(table: PuzzleTable, start: int, stop: int) -> PuzzleTable:
+    lines = table.lines
+    rows = slice(start, stop)
+    part = replace(lines, codes=lines.codes[rows], numbers=lines.numbers[rows])
+    part = replace(part, columns=lines.columns[rows])
+    return replace(table, lines=part, givens=table.givens[rows])
+
+
+def _reported(parts: Iterator[LineOutcomes], progress: Progress) -> Iterator[LineOutcomes]:
+    """``parts``, with ``progress`` told the puzzles done after each."""
+    done = 0
+    for part in parts:
+        done += len(part.table)
+        if progress is not None:
+            progress(done)
+        yield part
 
 
 def iter_rate(

@@ -13,13 +13,16 @@ must stand among the candidates written for it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import VerificationError
+from ndoku.jit import compile_notice, kernel
 from ndoku.model.layout import Layout
 from ndoku.model.puzzle import Puzzle
+from ndoku.model.table import PuzzleTable
 from ndoku.text.grid import EMPTY, MISSING
 
 #: What an empty cell may be written as: a dot, dash or underscore, or zeros (when 0 is no
@@ -175,3 +178,99 @@ def verify(puzzle: Puzzle, values: NDArray[np.integer]) -> None:
             + "; ".join(found[:3])
             + more
         )
+
+
+def verify_table(
+    table: PuzzleTable, values: NDArray[np.int32], answered: NDArray[np.bool_]
+) -> None:
+    """:func:`verify` the rows of ``values`` ``(puzzles, cells)`` where ``answered``, in one
+    compiled call for the whole table.
+
+    The call reads the rows, columns and boxes from the layout's box shape and each puzzle's
+    tokens from the bytes of its line, as :func:`problems` does from the canvas and the
+    text; a puzzle it finds wrong goes through :func:`verify`, which names what is wrong. A
+    layout with regions or extra units (a one-line puzzle read with ``--layout``) is checked
+    one puzzle at a time.
+
+    >>> from ndoku.model.table import read_table
+    >>> table = read_table("1234341221434321\\n0000000000000000\\n")
+    >>> verify_table(table, np.stack([table.givens[0]] * 2), np.array([True, True]))
+    """
+    layout = table.frame.layout
+    rows = np.flatnonzero(answered)
+    if layout.regions is not None or layout.extras or layout.box is None:
+        for i in rows.tolist():
+            verify(table.puzzle(i), values[i])
+        return
+    printed = table.symbols()
+    marks = np.frombuffer(b".-_0", dtype=np.uint8)
+    empty_mark = np.zeros(256, dtype=np.bool_)
+    empty_mark[marks[~np.isin(marks, printed[1:])]] = True
+    arguments: tuple[Any, ...] = (
+        np.ascontiguousarray(values, dtype=np.int32),
+        table.givens,
+        table.lines.codes,
+        table.flat.astype(np.int64),
+        printed,
+        empty_mark,
+        np.int64(layout.box[0]),
+        np.int64(layout.box[1]),
+        rows.astype(np.int64),
+    )
+    compile_notice("the batch check", 3, _faults, arguments)
+    for k in np.flatnonzero(_faults(*arguments)):
+        i = int(rows[k])
+        verify(table.puzzle(i), values[i])
+
+
+@kernel(refcounts=True)
+def _faults(
+    values: NDArray[np.int32],
+    givens: NDArray[np.int32],
+    codes: NDArray[np.uint8],
+    flat: NDArray[np.int64],
+    printed: NDArray[np.uint8],
+    empty_mark: NDArray[np.bool_],
+    box_rows: int,
+    box_cols: int,
+    rows: NDArray[np.int64],
+) -> NDArray[np.bool_]:
+    """Per listed row: whether its values break a rule (:func:`problems` finds which).
+
+    A value outside 1..N, a given changed or printed otherwise than written, a cell read as
+    empty whose token is no empty mark (``empty_mark``), or a row, column or box of the
+    canvas that is not a permutation of 1..N; ``flat``: each cell's position on the canvas.
+    """
+    size = box_rows * box_cols
+    full = (1 << size) - 1
+    canvas = np.zeros(size * size, dtype=np.int64)
+    bad = np.zeros(len(rows), dtype=np.bool_)
+    for k in range(len(rows)):
+        i = rows[k]
+        wrong = False
+        for cell in range(len(flat)):
+            v = values[i, cell]
+            token = codes[i, flat[cell]]
+            if v < 1 or v > size:
+                wrong = True
+            elif givens[i, cell] > 0:
+                wrong |= v != givens[i, cell] or printed[v] != token
+            else:
+                wrong |= not empty_mark[token]
+            canvas[flat[cell]] = v
+        if not wrong:
+            for line in range(size):
+                across = 0
+                down = 0
+                boxed = 0
+                top = (line // box_rows) * box_rows
+                left = (line % box_rows) * box_cols
+                for j in range(size):
+                    across |= 1 << (canvas[line * size + j] - 1)
+                    down |= 1 << (canvas[j * size + line] - 1)
+                    r = top + j // box_cols
+                    c = left + j % box_cols
+                    boxed |= 1 << (canvas[r * size + c] - 1)
+                wrong |= across != full or down != full or boxed != full
+        bad[k] = wrong
+    return bad

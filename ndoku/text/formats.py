@@ -34,25 +34,26 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from contextlib import suppress
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError, ParseError
-from ndoku.text.alphabet import DIGITS, EMPTY, EMPTY_MARKS, parse_symbols
+from ndoku.text.alphabet import DIGITS, EMPTY, parse_symbols
 from ndoku.text.grid import (
+    BARS,
     HEADER_KEYS,
-    LINE_LENGTHS,
     MISSING,
     Block,
     Grid,
     Header,
     Style,
     Template,
+    token_value,
 )
+from ndoku.text.lines import LineTable, line_field, line_table, parse_line
 from ndoku.text.marks import (
     candidate_list,
     is_pencil_grid,
@@ -63,8 +64,6 @@ from ndoku.text.marks import (
     sukaku_rows,
 )
 
-#: Bars: separators inside a row (typed, then box-drawing).
-BARS = "|¦│┃║╎╏┆┇┊┋"
 #: Characters a rule may hold besides bars and spaces: dashes, crossings and box drawing.
 _RULE_MARKS = "-_=+*~" + "".join(chr(c) for c in range(0x2500, 0x2580) if chr(c) not in BARS)
 #: Of those, the ones no row of empty cells holds (``-`` and ``_`` are empty marks).
@@ -72,7 +71,6 @@ _RULE_ONLY = set(_RULE_MARKS) - set("-_")
 #: Corners HoDoKu draws its rules with (``.---.``, ``:---+``, ``'---'``): rule marks only on a
 #: line with a run of dashes and no space.
 _CORNERS = set(".:'")
-_FIELD_END = re.compile(rf"[\s,:;{re.escape(BARS)}]")
 _HEADER = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 _SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
 _COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+")
@@ -130,6 +128,38 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
     >>> g.values.tolist()
     [[1, 2, 0, 0], [0, 0, 1, 2]]
     """
+    read = _read(text, source, symbols)
+    if isinstance(read, _Lines):
+        return [parse_line(n, line, read.alphabet, read.headers, source) for n, line in read.lines]
+    return read
+
+
+def parse_table(text: str, source: str = "<text>", symbols: str | None = None) -> LineTable | None:
+    """Read puzzle text that is a batch of one-line puzzles as one :class:`LineTable`; None
+    for any other text, or lines the table does not take (:func:`parse` reads those).
+
+    >>> parse_table("0" * 81 + "\\n" + "1" + "0" * 80).codes.shape
+    (2, 81)
+    >>> parse_table("1 0\\n. 2\\n") is None
+    True
+    """
+    read = _read(text, source, symbols)
+    if isinstance(read, _Lines):
+        return line_table(read.lines, read.alphabet, read.headers, source)
+    return None
+
+
+@dataclass(frozen=True)
+class _Lines:
+    """A batch of one-line puzzles, not read yet: its lines and what the file says of them."""
+
+    lines: list[tuple[int, str]]
+    alphabet: str | None
+    headers: dict[str, tuple[Header, ...]]
+
+
+def _read(text: str, source: str, symbols: str | None) -> list[Grid] | _Lines:
+    """The grids of ``text``, or the lines of a batch of one-line puzzles (see :func:`parse`)."""
     headers, blocks = _split(text)
     spec = symbols if symbols is not None else _single(headers, "symbols")
     alphabet = parse_symbols(spec) if spec else None
@@ -154,14 +184,14 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
     if len(lines) > 1 and _is_column_names(lines[0][1], lines[1][1]):
         lines = lines[1:]  # quizzes,solutions: the names of the fields below
     elif (
-        _line_puzzle(first.lines[0][1]) is None
+        line_field(first.lines[0][1]) is None
         or _is_rule(first.lines[0][1])
         or _is_square_chars(first)
     ):
         # The first line decides: a one-line puzzle makes the file a batch (16 lines of 16
         # characters excepted: that is a 16×16 grid).
         return [_parse_block(first, blocks[1:], alphabet, headers, source)]
-    return [_parse_line(n, line, alphabet, headers, source) for n, line in lines]
+    return _Lines(lines, alphabet, headers)
 
 
 def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
@@ -172,12 +202,16 @@ def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
     headers: dict[str, list[Header]] = {}
     blocks: list[Block] = []
     current: list[tuple[int, str]] = []
-    lines = [raw.rstrip("\r") for raw in text.split("\n")]
-    has_puzzle = any(_section(line) == "puzzle" for line in lines)
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [raw.rstrip("\r") for raw in lines]
+    # Sections and headers are rare: a batch of 10⁵ lines looks for neither on each line.
+    sections = "[" in text
+    has_puzzle = sections and any(_section(line) == "puzzle" for line in lines)
     skipping = False
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
-        section = _section(stripped)
+        section = _section(stripped) if sections and stripped[:1] == "[" else None
         if section is not None:
             skipping = has_puzzle and section != "puzzle"
         elif stripped.startswith("#"):
@@ -221,20 +255,12 @@ def _single(headers: Mapping[str, tuple[Header, ...]], key: str) -> str | None:
     return found[0].value if found else None
 
 
-def _line_puzzle(text: str) -> str | None:
-    """The leading field of a one-line puzzle, or None when the line is not one."""
-    stripped = text.lstrip()
-    end = _FIELD_END.search(stripped)
-    head = stripped[: end.start()] if end else stripped
-    return head if len(head) in LINE_LENGTHS else None
-
-
 def _is_column_names(text: str, below: str) -> bool:
     """A first line naming the fields of the one-line puzzles below (``quizzes,solutions``):
     words, not as long as the line below (a row of letters of a grid would be)."""
     fields = re.split(r"[\s,;]+", text.strip())
     return (
-        _line_puzzle(below) is not None
+        line_field(below) is not None
         and len(text.strip()) != len(below.strip())
         and all(_COLUMN_NAME.fullmatch(f) for f in fields)
     )
@@ -244,81 +270,6 @@ def _is_square_chars(block: Block) -> bool:
     """A block of k lines of k characters is a grid, not k one-line puzzles (k = 16)."""
     widths = {len(text.strip()) for _, text in block.lines}
     return widths == {len(block.lines)} and not any(" " in t.strip() for _, t in block.lines)
-
-
-def _token_value(
-    token: str, alphabet: str | None, line: int, column: int, one_line: bool
-) -> tuple[int, bool]:
-    """The value of one token and whether it was written as a letter."""
-    if token == ".":
-        return (EMPTY if one_line else MISSING), False
-    if token in EMPTY_MARKS:
-        return EMPTY, False
-    if alphabet is not None:
-        if len(token) == 1 and token in alphabet:
-            return alphabet.index(token) + 1, False
-        if token == "0":
-            return EMPTY, False
-        raise ParseError(
-            f"unknown symbol {token!r}: the declared symbols are {alphabet}, "
-            "with - or _ for an empty cell and . for a missing one",
-            line,
-            column,
-        )
-    if token.isdigit() and token.isascii():
-        return int(token), False
-    if len(token) == 1 and "A" <= token <= "Z":
-        return DIGITS.index(token), True
-    raise ParseError(
-        f"unknown token {token!r}: expected 0 for an empty cell, . for a missing one, "
-        "or a symbol (1, 2, … or A=10, B=11, …; or 0-F, A-Y, declared with '# symbols: …')",
-        line,
-        column,
-    )
-
-
-@lru_cache(maxsize=8)
-def _line_table(alphabet: str | None) -> NDArray[np.int32]:
-    """Value of each byte in a one-line puzzle, -1 where it is not a symbol (as _token_value)."""
-    table = np.full(256, -1, dtype=np.int32)
-    for code in range(128):
-        with suppress(ParseError):
-            table[code] = _token_value(chr(code), alphabet, 0, 0, one_line=True)[0]
-    return table
-
-
-def _parse_line(
-    number: int,
-    text: str,
-    alphabet: str | None,
-    headers: Mapping[str, tuple[Header, ...]],
-    source: str,
-) -> Grid:
-    puzzle = _line_puzzle(text)
-    if puzzle is None:
-        stripped = text.strip()
-        raise ParseError(
-            f"expected a one-line puzzle like the lines before it "
-            f"(16, 81, 256, 625 or 1296 characters), found {len(stripped.split()[0])}",
-            number,
-            1 + len(text) - len(text.lstrip()),
-        )
-    offset = len(text) - len(text.lstrip())
-    side = LINE_LENGTHS[len(puzzle)] ** 2
-    codes = np.frombuffer(puzzle.encode("utf-8"), dtype=np.uint8)
-    values = _line_table(alphabet)[codes]
-    if len(codes) != len(puzzle) or (values < 0).any():  # let the slow path name the culprit
-        values = np.empty(len(puzzle), dtype=np.int32)
-        for i, ch in enumerate(puzzle):
-            values[i] = _token_value(ch, alphabet, number, offset + i + 1, one_line=True)[0]
-    where = np.empty((side, side, 2), dtype=np.int32)
-    where[..., 0] = number
-    where[..., 1] = offset + 1 + np.arange(side * side).reshape(side, side)
-    written = np.frombuffer(puzzle.encode("utf-32-le"), dtype="<U1").reshape(side, side)
-    empty = "." if "." in puzzle and "0" not in puzzle else "0"
-    style = Style("line", alphabet=alphabet, empty="-" if alphabet and "0" in alphabet else empty)
-    declared = alphabet is not None
-    return Grid(values.reshape(side, side), where, written, style, headers, (), source, declared)
 
 
 def _separator(lines: Sequence[str]) -> str | None:
@@ -416,7 +367,7 @@ def _parse_block(
                 marks[r, c] = _list_marks(token, alphabet, number, start + 1)
                 continue
             # A drawing (--pretty) shows a missing cell blank, so a dot is an empty cell.
-            values[r, c], letter = _token_value(token, alphabet, number, start + 1, drawing)
+            values[r, c], letter = token_value(token, alphabet, number, start + 1, drawing)
             letters |= letter
             if marks is not None and values[r, c] > 0:
                 marks[r, c] = 1 << (int(values[r, c]) - 1)

@@ -33,9 +33,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import ParseError
-from ndoku.text.alphabet import DIGITS, EMPTY
+from ndoku.text.alphabet import DIGITS, EMPTY, EMPTY_MARKS
 
 __all__ = [
+    "BARS",
     "DIGITS",
     "EMPTY",
     "HEADER_KEYS",
@@ -47,9 +48,12 @@ __all__ = [
     "Style",
     "Template",
     "format_grid",
+    "token_value",
 ]
 
 MISSING = -1
+#: Bars: separators inside a row (typed, then box-drawing).
+BARS = "|¦│┃║╎╏┆┇┊┋"
 #: Headers ndoku understands; ``# anything else`` is a comment.
 HEADER_KEYS = ("layout", "subgrids", "symbols", "box", "extra", "unit")
 #: One-line puzzle lengths: n⁴ characters for boxes of n×n (n = 2..6).
@@ -234,3 +238,41 @@ def _write_template(template: Template, table: list[list[str]]) -> str:
             end = stop
         out.append("".join(pieces) + text[end:])
     return "".join(line + "\n" for line in out)
+
+
+def token_value(
+    token: str, alphabet: str | None, line: int, column: int, one_line: bool
+) -> tuple[int, bool]:
+    """The value of one token and whether it was written as a letter; ``line`` and
+    ``column`` place the error of a token that is no symbol.
+
+    >>> token_value("F", "0123456789ABCDEF", 1, 1, one_line=False)
+    (16, False)
+    >>> token_value("12", None, 1, 1, one_line=False), token_value(".", None, 1, 1, True)
+    ((12, False), (0, False))
+    """
+    if token == ".":
+        return (EMPTY if one_line else MISSING), False
+    if token in EMPTY_MARKS:
+        return EMPTY, False
+    if alphabet is not None:
+        if len(token) == 1 and token in alphabet:
+            return alphabet.index(token) + 1, False
+        if token == "0":
+            return EMPTY, False
+        raise ParseError(
+            f"unknown symbol {token!r}: the declared symbols are {alphabet}, "
+            "with - or _ for an empty cell and . for a missing one",
+            line,
+            column,
+        )
+    if token.isdigit() and token.isascii():
+        return int(token), False
+    if len(token) == 1 and "A" <= token <= "Z":
+        return DIGITS.index(token), True
+    raise ParseError(
+        f"unknown token {token!r}: expected 0 for an empty cell, . for a missing one, "
+        "or a symbol (1, 2, … or A=10, B=11, …; or 0-F, A-Y, declared with '# symbols: …')",
+        line,
+        column,
+    )

@@ -1,0 +1,97 @@
+"""Batches of one-line puzzles solved as arrays: the exact search, one check of every answer,
+and the answer lines, without a Puzzle per puzzle (:func:`solve_lines`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.model.table import PuzzleTable
+from ndoku.solvers.exact import BatchResult, solve_table
+from ndoku.solvers.exact.kernels import STOP_COMPLETE
+from ndoku.tasks.count import Count
+from ndoku.tasks.solve import Options, tally
+from ndoku.tasks.verify import verify_table
+
+
+@dataclass(frozen=True, eq=False)
+class LineOutcomes:
+    """What the exact search found for every puzzle of a table, every answer verified.
+
+    Attributes
+    ----------
+    table : PuzzleTable
+    batch : BatchResult
+        The search's arrays: first solution, count, nodes, … of each puzzle.
+    """
+
+    table: PuzzleTable
+    batch: BatchResult
+
+    def statuses(self) -> NDArray[np.str_]:
+        """Each puzzle's status, as :class:`~ndoku.tasks.solve.Outcome` names it."""
+        counts = self.batch.counts
+        complete = self.batch.stats[:, 0] == STOP_COMPLETE
+        return np.select(
+            [counts >= 2, counts == 1, complete], ["multiple", "solved", "none"], "limit"
+        )
+
+    def shown(self, unique: bool = False) -> NDArray[np.bool_]:
+        """Whose solution is given out: answered, and unique when ``unique`` asks for it."""
+        counts = self.batch.counts
+        return (counts == 1) | ((counts >= 2) & (not unique))  # type: ignore[no-any-return]
+
+    def text(self, unique: bool = False) -> bytes:
+        """One line per puzzle: its solution in the file's alphabet, or its status."""
+        statuses = self.statuses()
+        words = {int(i): str(statuses[i]) for i in np.flatnonzero(~self.shown(unique))}
+        return self.table.text(self.batch.values, words)
+
+    def counts(self) -> list[Count]:
+        """Each puzzle's count of solutions, up to the search's limit."""
+        batch = self.batch
+        return [Count(batch.result(i), batch.limit) for i in range(len(batch))]
+
+    def summary(self) -> str:
+        """``10000 puzzles: 10000 solved (0.152 s solving)``, as for a batch of puzzles."""
+        return tally(self.statuses().tolist(), float(self.batch.seconds.sum()))
+
+
+def solve_lines(
+    table: PuzzleTable,
+    options: Options | None = None,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> LineOutcomes:
+    """Solve every puzzle of ``table`` exactly and verify every answer, in few compiled calls.
+
+    ``options`` gives the search its limit of solutions, nodes and seconds; ``jobs`` and
+    ``progress`` are those of :func:`~ndoku.tasks.solve.solve_all`, whose outcomes these are.
+
+    Examples
+    --------
+    >>> from ndoku.model.table import read_table
+    >>> table = read_table("1000003004000002\\n0000000000000000\\n")
+    >>> outcomes = solve_lines(table)
+    >>> outcomes.statuses().tolist(), outcomes.summary().split(" (")[0]
+    (['solved', 'multiple'], '2 puzzles: 1 solved, 1 multiple')
+    >>> print(outcomes.text(unique=True).decode(), end="")
+    1324423124133142
+    multiple
+    """
+    options = options or Options()
+    batch = solve_table(
+        table.puzzle(0),
+        table.givens,
+        limit=options.limit,
+        max_nodes=options.max_nodes,
+        timeout=options.timeout,
+        jobs=jobs,
+        progress=progress,
+    )
+    verify_table(table, batch.values, batch.counts >= 1)
+    return LineOutcomes(table, batch)
