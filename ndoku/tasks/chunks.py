@@ -310,6 +310,9 @@ def warm(method: str) -> None:
     small puzzles, so that no chunk's timeout counts the time they take to load."""
     puzzles = [p for text in _WARM_UP for p in read_puzzles(text=text)]
     solve_all(puzzles, "auto" if method == "rate" else method, Options(timeout=60.0))
+    table = read_table(_WARM_UP[1])
+    if method == "auto" and table is not None:  # and the check of a table's answers
+        solve_lines(table)
     if method == "rate":
         rate(puzzles[0], chains=1)
 
