@@ -79,8 +79,8 @@ def open_cluster(address: str, connect_timeout: float | None = None) -> Iterator
     Raises
     ------
     ClusterError
-        A bad address, or a scheduler not reached within ``connect_timeout`` seconds
-        (:data:`CONNECT_TIMEOUT` by default).
+        A bad address, a scheduler not reached within ``connect_timeout`` seconds
+        (:data:`CONNECT_TIMEOUT` by default), worker processes that did not start.
     MissingExtra
         ``distributed`` is not installed.
     """
@@ -88,8 +88,8 @@ def open_cluster(address: str, connect_timeout: float | None = None) -> Iterator
     workers = local_workers(address)
     dask = distributed()
     if workers is not None:
-        with (
-            dask.LocalCluster(
+        try:
+            cluster = dask.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
@@ -97,9 +97,13 @@ def open_cluster(address: str, connect_timeout: float | None = None) -> Iterator
                 dashboard_address=None,  # no dashboard; its HTTP server on a free port:
                 scheduler_kwargs={"dashboard_address": ":0"},
                 silence_logs=logging.CRITICAL,  # a chunk's error is raised here
-            ) as cluster,
-            dask.Client(cluster) as client,
-        ):
+            )
+        except (OSError, RuntimeError) as exc:  # no worker process could start
+            raise ClusterError(
+                f"cannot start {workers} worker processes: {exc} (a script that starts them "
+                "does so under if __name__ == '__main__':)"
+            ) from None
+        with cluster, dask.Client(cluster) as client:
             client.wait_for_workers(workers)
             _warm_up(client)
             yield client
