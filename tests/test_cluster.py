@@ -71,8 +71,10 @@ def test_chunks_read_back_as_the_same_puzzles() -> None:
                 assert ours.candidates is None, path
             else:
                 assert np.array_equal(ours.candidates, theirs.candidates), path
-    # a 16×16 file whose alphabet the whole file decides, and a layout named by --layout
-    for puzzles in (wild16(8), read_puzzles(text="0" * 81 + "\n", layout="xsudoku")):
+    # a 16×16 file whose alphabet the whole file decides, a layout named by --layout, and
+    # symbols beyond ASCII
+    greek = read_puzzles(text="α" + "." * 15 + "\n" + "." * 15 + "β\n", symbols="αβγδ")
+    for puzzles in (wild16(8), read_puzzles(text="0" * 81 + "\n", layout="xsudoku"), greek):
         assert fingerprint(to_chunk(puzzles).read()) == fingerprint(puzzles)
 
 

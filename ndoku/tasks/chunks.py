@@ -128,15 +128,19 @@ def _lines_document(
     alphabet, declared."""
     size = first.size
     alphabet = first.grid.style.alphabet or ONE_BASED.alphabet(size)
-    codes = np.frombuffer(("." + alphabet).encode(), dtype=np.uint8)
     if marks is None:
-        table = codes[givens]
+        shown = givens
     else:  # a sukaku line: N characters a cell, the symbol of each candidate, else a dot
         values = np.arange(1, size + 1, dtype=np.uint64)
         held = (marks[:, :, np.newaxis] >> (values - np.uint64(1))) & np.uint64(1)
-        table = codes[np.where(held == 1, values.astype(np.int64), 0)].reshape(len(givens), -1)
-    ends = np.full((len(givens), 1), ord("\n"), dtype=np.uint8)
-    body = np.hstack([table, ends]).tobytes().decode()
+        shown = np.where(held == 1, values.astype(np.int64), 0).reshape(len(givens), -1)
+    symbols = "." + alphabet
+    if symbols.isascii():  # as bytes, all at once
+        codes = np.frombuffer(symbols.encode(), dtype=np.uint8)
+        ends = np.full((len(shown), 1), ord("\n"), dtype=np.uint8)
+        body = np.hstack([codes[shown], ends]).tobytes().decode()
+    else:
+        body = "".join("".join(symbols[v] for v in row) + "\n" for row in shown.tolist())
     return _headed(first, body), alphabet
 
 
