@@ -2,7 +2,8 @@
 
 A batch spread over processes (:mod:`ndoku.tasks.many`) goes out in chunks: each chunk is
 the puzzles' text, which the worker reads itself with
-:func:`~ndoku.model.puzzle.read_puzzles`, so no frame or array of a layout crosses between
+:func:`~ndoku.model.puzzle.read_puzzles` (or, for part of a table of one-line puzzles,
+:func:`~ndoku.model.table.read_table`), so no frame or array of a layout crosses between
 processes. A chunk also carries the *fingerprint* of what it holds (each puzzle's cells and
 units, givens and pencil marks): the worker sends back the fingerprint of what it read, and
 the batch stops with a :class:`~ndoku.errors.VerificationError` when the two differ.
