@@ -18,8 +18,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
-$(VENV)/.installed-print: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[print]'
+# The benchmarks draw (print) and run a local Dask cluster (dask).
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[print,dask]'
 	@touch $@
 
 demo: $(VENV)/.installed
@@ -33,7 +34,7 @@ lint: $(VENV)/.installed-test
 test: lint
 	$(BIN)/pytest -q ndoku tests
 
-bench: $(VENV)/.installed-print
+bench: $(VENV)/.installed-bench
 	$(BIN)/python -m benchmarks
 
 clean:
