@@ -217,7 +217,7 @@ def verify_table(
         np.int64(layout.box[1]),
         rows.astype(np.int64),
     )
-    compile_notice("the batch check", 3, _faults, arguments)
+    compile_notice("the batch check", 1, _faults, arguments)
     for k in np.flatnonzero(_faults(*arguments)):
         i = int(rows[k])
         verify(table.puzzle(i), values[i])
