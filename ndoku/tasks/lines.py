@@ -11,9 +11,8 @@ from numpy.typing import NDArray
 
 from ndoku.model.table import PuzzleTable
 from ndoku.solvers.exact import BatchResult, solve_table
-from ndoku.solvers.exact.kernels import STOP_COMPLETE
 from ndoku.tasks.count import Count
-from ndoku.tasks.solve import Options, tally
+from ndoku.tasks.solve import ANSWERED, Options, tally
 from ndoku.tasks.verify import verify_table
 
 
@@ -33,16 +32,13 @@ class LineOutcomes:
 
     def statuses(self) -> NDArray[np.str_]:
         """Each puzzle's status, as :class:`~ndoku.tasks.solve.Outcome` names it."""
-        counts = self.batch.counts
-        complete = self.batch.stats[:, 0] == STOP_COMPLETE
-        return np.select(
-            [counts >= 2, counts == 1, complete], ["multiple", "solved", "none"], "limit"
-        )
+        return self.batch.statuses
 
     def shown(self, unique: bool = False) -> NDArray[np.bool_]:
         """Whose solution is given out: answered, and unique when ``unique`` asks for it."""
-        counts = self.batch.counts
-        return (counts == 1) | ((counts >= 2) & (not unique))  # type: ignore[no-any-return]
+        statuses = self.batch.statuses
+        shown = np.isin(statuses, ANSWERED)
+        return shown & ~(unique & (statuses == "multiple"))  # type: ignore[no-any-return]
 
     def text(self, unique: bool = False) -> bytes:
         """One line per puzzle: its solution in the file's alphabet, or its status."""

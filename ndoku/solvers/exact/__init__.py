@@ -43,7 +43,7 @@ branching, the search loop), :mod:`~ndoku.solvers.exact.solver` (results, work a
 
 from __future__ import annotations
 
-from ndoku.solvers.exact.batch import PARALLEL_SECONDS, solve_batch, solve_table
+from ndoku.solvers.exact.batch import PARALLEL_SECONDS, join_results, solve_batch, solve_table
 from ndoku.solvers.exact.kernels import STOPS
 from ndoku.solvers.exact.solver import PROBE_FROM, BatchResult, ExactResult, solve_exact
 from ndoku.solvers.tables import LOCKED_FROM
@@ -55,6 +55,7 @@ __all__ = [
     "STOPS",
     "BatchResult",
     "ExactResult",
+    "join_results",
     "solve_batch",
     "solve_exact",
     "solve_table",

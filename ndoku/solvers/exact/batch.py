@@ -159,10 +159,11 @@ def _solve_spread(
         part = solve_array(topology, rest[:chunk], limit, max_nodes, timeout, report, head)
         parts.append(part)
         done, spent, chunk = done + len(part), spent + float(part.seconds.sum()), 2 * chunk
-    return _joined(parts, limit)
+    return join_results(parts, limit)
 
 
-def _joined(parts: list[BatchResult], limit: int) -> BatchResult:
+def join_results(parts: Sequence[BatchResult], limit: int) -> BatchResult:
+    """The results of consecutive parts of a batch as those of the whole batch."""
     return BatchResult(
         np.concatenate([p.values for p in parts]),
         np.concatenate([p.stats for p in parts]),
@@ -200,4 +201,4 @@ def solve_parallel(
             done += len(part)
             if progress is not None:
                 progress(done)
-    return _joined(parts, limit)
+    return join_results(parts, limit)

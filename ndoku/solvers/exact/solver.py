@@ -7,6 +7,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
@@ -124,21 +125,25 @@ class BatchResult:
     def guesses(self) -> NDArray[np.int64]:
         return self.stats[:, STAT_GUESSES]
 
+    @cached_property
+    def statuses(self) -> NDArray[np.str_]:
+        """Each puzzle's status (see :class:`ExactResult`): ``multiple`` from two solutions,
+        ``solved`` with one, ``none`` when the search was complete without any, else
+        ``limit``."""
+        counts = self.counts
+        complete = self.stats[:, STAT_STOP] == STOPS.index("complete")
+        found = np.select(
+            [counts >= 2, counts == 1, complete], ["multiple", "solved", "none"], "limit"
+        )
+        return found
+
     def result(self, i: int) -> ExactResult:
         """The :class:`ExactResult` of puzzle ``i``."""
         row = self.stats[i]
         stop = STOPS[int(row[STAT_STOP])]
         count = int(row[STAT_COUNT])
-        status: Status
-        unique: bool | None
-        if count >= 2:
-            status, unique = "multiple", False
-        elif count == 1:
-            status, unique = "solved", (True if stop == "complete" else None)
-        elif stop == "complete":
-            status, unique = "none", None
-        else:
-            status, unique = "limit", None
+        status: Status = self.statuses[i].item()
+        unique = False if count >= 2 else (True if count == 1 and stop == "complete" else None)
         return ExactResult(
             status=status,
             values=self.values[i].copy() if count else None,
