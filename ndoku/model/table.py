@@ -9,7 +9,7 @@ take whole, and the puzzles are then read one by one, which names what is wrong.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -76,6 +76,10 @@ class PuzzleTable:
         side = self.lines.side
         flat: NDArray[np.intp] = self.frame.cell_rc[:, 0] * side + self.frame.cell_rc[:, 1]
         return flat
+
+    def rows(self, start: int, stop: int) -> PuzzleTable:
+        """Puzzles ``start .. stop - 1`` as a table of their own."""
+        return replace(self, lines=self.lines.rows(start, stop), givens=self.givens[start:stop])
 
     def puzzle(self, i: int) -> Puzzle:
         """Puzzle ``i`` as :func:`~ndoku.model.puzzle.read_puzzles` reads it."""

@@ -26,13 +26,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-import numpy as np
-
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.table import PuzzleTable
-from ndoku.solvers.exact import BatchResult
+from ndoku.solvers.exact import join_results
 from ndoku.tasks.chunks import (
     Made,
     Reply,
@@ -202,8 +200,10 @@ def iter_count(
     """
     options = options or Options()
     if isinstance(puzzles, PuzzleTable):
-        spread = iter_lines(puzzles, options, jobs=jobs, client=client, chunk=chunk)
-        for part in _reported(spread, progress):
+        spread = iter_lines(
+            puzzles, options, jobs=jobs, client=client, chunk=chunk, progress=progress
+        )
+        for part in spread:
             yield from part.counts()
         return
     if client is None:
@@ -244,36 +244,14 @@ def iter_lines(
     chunks = [table_chunk(table, a, a + size) for a in starts]
     arrived = _replies(client, jobs, lines_chunk, chunks, options=options)
     for k, reply in _in_order(arrived, [c.size for c in chunks], progress):
-        part = _rows(table, starts[k], starts[k] + chunks[k].size)
+        part = table.rows(starts[k], starts[k] + chunks[k].size)
         yield LineOutcomes(part, check_reply(chunks[k], reply))
 
 
 def joined(table: PuzzleTable, parts: Sequence[LineOutcomes]) -> LineOutcomes:
     """The outcomes of a whole table from those of its consecutive parts."""
     batches = [part.batch for part in parts]
-    limit = batches[0].limit if batches else Options().limit
-    values = np.concatenate([b.values for b in batches])
-    stats = np.concatenate([b.stats for b in batches])
-    seconds = np.concatenate([b.seconds for b in batches])
-    return LineOutcomes(table, BatchResult(values, stats, seconds, limit))
-
-
-def _rows(table: PuzzleTable, start: int, stop: int) -> PuzzleTable:
-    lines = table.lines
-    rows = slice(start, stop)
-    part = replace(lines, codes=lines.codes[rows], numbers=lines.numbers[rows])
-    part = replace(part, columns=lines.columns[rows])
-    return replace(table, lines=part, givens=table.givens[rows])
-
-
-def _reported(parts: Iterator[LineOutcomes], progress: Progress) -> Iterator[LineOutcomes]:
-    """``parts``, with ``progress`` told the puzzles done after each."""
-    done = 0
-    for part in parts:
-        done += len(part.table)
-        if progress is not None:
-            progress(done)
-        yield part
+    return LineOutcomes(table, join_results(batches, batches[0].limit))
 
 
 def iter_rate(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -115,6 +115,13 @@ class LineTable:
     def side(self) -> int:
         """Rows (and columns) of each puzzle's grid."""
         return LINE_LENGTHS[self.codes.shape[1]] ** 2
+
+    def rows(self, start: int, stop: int) -> LineTable:
+        """Puzzles ``start .. stop - 1`` as a table of their own."""
+        part = slice(start, stop)
+        return replace(
+            self, codes=self.codes[part], numbers=self.numbers[part], columns=self.columns[part]
+        )
 
     def text(self, i: int) -> str:
         """Line ``i`` as far as the puzzle goes, at its column."""
