@@ -203,7 +203,8 @@ def verify_table(
             verify(table.puzzle(i), values[i])
         return
     printed = table.symbols()
-    marks = np.frombuffer(b".-_0", dtype=np.uint8)
+    # the empty marks of _misprinted, and 0 (the one zero a line's cell can hold)
+    marks = np.frombuffer("".join([*_EMPTY_MARKS, "0"]).encode(), dtype=np.uint8)
     empty_mark = np.zeros(256, dtype=np.bool_)
     empty_mark[marks[~np.isin(marks, printed[1:])]] = True
     arguments: tuple[Any, ...] = (
