@@ -87,7 +87,7 @@ def test_count_json_and_a_grid_file(run: CliRun, data: Path) -> None:
 
 
 def test_node_limit_is_reported(run: CliRun, data: Path) -> None:
-    hardest = (data / "sudoku9" / "norvig_hardest11.txt").read_text().splitlines()[0]
+    hardest = (data / "sudoku9" / "forum_hardest_1106_first40.txt").read_text().splitlines()[0]
     code, out, err = run("solve", "-", "--max-nodes", "1", input=hardest)
     assert code == 1 and out == "limit\n" and "node limit" in err
     code, out, _ = run("count", "-", "--max-nodes", "1", input=hardest)

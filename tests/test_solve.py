@@ -145,7 +145,7 @@ def test_counts_say_whether_a_limit_cut_them_short(data: Path) -> None:
     assert (open4.text(), open4.certain, open4.record()["at_least"]) == ("≥5", True, True)
     [single] = count_all([puzzle_of(SHIDOKU)])
     assert single.text() == "1" and single.record()["at_least"] is False
-    hardest = read_puzzles(data / "sudoku9" / "norvig_hardest11.txt")[:1]
+    hardest = read_puzzles(data / "sudoku9" / "forum_hardest_1106_first40.txt")[:1]
     [cut] = count_all(hardest, Options(max_nodes=1))
     assert not cut.certain and cut.text() == f"≥{cut.result.count} (node limit)"
     keys = ["count", "at_least", "limit", "nodes", "guesses", "stop", "seconds"]

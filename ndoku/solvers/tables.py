@@ -52,7 +52,8 @@ class Topology:
 
     ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers;
     ``program`` the locked-candidates program (``n_groups`` groups), None below
-    ``LOCKED_FROM``.
+    ``LOCKED_FROM``; ``classic`` whether the units are exactly the rows, columns and 3×3
+    boxes of a 9×9 (cells row by row), which :mod:`ndoku.solvers.exact.nine` searches.
     """
 
     n_cells: int
@@ -60,6 +61,7 @@ class Topology:
     net: tuple[IntArray, ...]
     program: IntArray | None
     n_groups: int
+    classic: bool = False
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Topology:
@@ -75,7 +77,7 @@ class Topology:
     def _build(cls, frame: Frame) -> Topology:
         net = (frame.units.ptr, frame.units.cells, *frame.cell_units, *frame.peers)
         if frame.size < LOCKED_FROM:
-            return cls(frame.n_cells, frame.size, net, None, 0)
+            return cls(frame.n_cells, frame.size, net, None, 0, _classic(net))
         program, n_groups = _crossings(frame)
         return cls(frame.n_cells, frame.size, net, program, n_groups)
 
@@ -83,6 +85,18 @@ class Topology:
     def n_slots(self) -> int:
         """(unit, value) pairs: the length of a count array."""
         return (len(self.net[0]) - 1) * self.size
+
+
+def _classic(net: tuple[IntArray, ...]) -> bool:
+    """Whether the units of ``net`` are the rows, columns and 3×3 boxes of a 9×9, no more."""
+    ptr, cells = net[0], net[1]
+    if len(ptr) != 28 or ptr[-1] != 81 * 3:
+        return False
+    units = {frozenset(cells[ptr[u] : ptr[u + 1]].tolist()) for u in range(27)}
+    grid = np.arange(81).reshape(9, 9)
+    boxes = grid.reshape(3, 3, 3, 3).swapaxes(1, 2).reshape(9, 9)
+    classic = {frozenset(line.tolist()) for lines in (grid, grid.T, boxes) for line in lines}
+    return units == classic
 
 
 def _crossings(frame: Frame) -> tuple[IntArray, int]:

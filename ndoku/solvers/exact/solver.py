@@ -33,6 +33,7 @@ from ndoku.solvers.exact.kernels import (
     search,
     tick_now,
 )
+from ndoku.solvers.exact.nine import DEPTH, WIDTH, search_nine
 from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays, check_givens
 
 Status = Literal["solved", "multiple", "none", "limit"]
@@ -222,6 +223,8 @@ class Workspace(WorkArrays):
 
     def __init__(self, topology: Topology) -> None:
         super().__init__(topology, probing=topology.size >= PROBE_FROM)
+        self.topology = topology
+        self.kernel = search
         cells = max(topology.n_cells, 1)
         self.regs = np.zeros(3, dtype=np.int64)
         depth = min(FIRST_DEPTH, cells + 1)
@@ -248,6 +251,43 @@ class Workspace(WorkArrays):
             return f"the exact solver for {grids}", 5, kernel
         return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 11, kernel
 
+    def arguments(
+        self,
+        givens: IntArray,
+        marks: NDArray[np.uint64] | None,
+        first: int,
+        limit: int,
+        max_nodes: int,
+        call_nodes: int,
+        pause_ticks: int,
+        values: IntArray,
+        stats: NDArray[np.int64],
+    ) -> tuple[Any, ...]:
+        """The arguments of :attr:`kernel` for a call from puzzle ``first`` on."""
+        topology = self.topology
+        return (
+            givens,
+            marks,
+            first,
+            limit,
+            max_nodes,
+            call_nodes,
+            pause_ticks,
+            topology.net,
+            topology.size,
+            self.stack,
+            self.tallies,
+            self.free_at,
+            self.cell_at,
+            self.bit_at,
+            self.locked,
+            self.scratch,
+            self.probing,
+            self.regs,
+            values,
+            stats,
+        )
+
     def grow(self) -> None:
         """Double the stack depth, keeping its levels."""
         for name in ("stack", "tallies", "free_at", "cell_at", "bit_at"):
@@ -255,6 +295,52 @@ class Workspace(WorkArrays):
             new = np.zeros((2 * len(old), *old.shape[1:]), dtype=old.dtype)
             new[: len(old)] = old
             setattr(self, name, new)
+
+
+class NineWorkspace:
+    """The bit-board search's stack for the classic 9×9 (:mod:`ndoku.solvers.exact.nine`)."""
+
+    def __init__(self) -> None:
+        self.kernel = search_nine  # on the instance: a class attribute would bind as a method
+        self.regs = np.zeros(3, dtype=np.int64)
+        self.stack = np.zeros((DEPTH, WIDTH), dtype=np.int64)
+        self.branches = np.zeros((DEPTH, 4), dtype=np.int64)
+        self.weights = np.zeros(81, dtype=np.int64)
+
+    def compiling(self, kernel: Any) -> tuple[str, float, Any]:
+        """What the compile notice says of the search, about how many seconds it takes."""
+        return "the exact solver for 9×9 grids", 3, kernel
+
+    def arguments(
+        self,
+        givens: IntArray,
+        marks: NDArray[np.uint64] | None,
+        first: int,
+        limit: int,
+        max_nodes: int,
+        call_nodes: int,
+        pause_ticks: int,
+        values: IntArray,
+        stats: NDArray[np.int64],
+    ) -> tuple[Any, ...]:
+        """The arguments of :attr:`kernel` (``marks`` is always None here)."""
+        return (
+            givens,
+            first,
+            limit,
+            max_nodes,
+            call_nodes,
+            pause_ticks,
+            self.stack,
+            self.branches,
+            self.weights,
+            self.regs,
+            values,
+            stats,
+        )
+
+    def grow(self) -> None:
+        """Never asked: the stack holds the deepest search (one level per fixed cell)."""
 
 
 def solve_array(
@@ -273,38 +359,20 @@ def solve_array(
     values = np.zeros((n, topology.n_cells), dtype=np.int32)
     stats = np.zeros((n, N_STATS), dtype=np.int64)
     seconds = np.zeros(n, dtype=np.float64)
-    work = Workspace(topology)
+    work: Workspace | NineWorkspace
+    work = NineWorkspace() if topology.classic and marks is None else Workspace(topology)
     per_tick = tick_seconds()
     # Without a tick counter each puzzle gets its own call, timed here.
     call_nodes = _CALL_NODES if per_tick else 0
     pause_ticks = int(_PAUSE_SECONDS / per_tick) if per_tick else 0
     i = 0
     while i < n:
-        arguments = (
-            givens,
-            marks,
-            i,
-            limit,
-            max_nodes,
-            call_nodes,
-            pause_ticks,
-            topology.net,
-            topology.size,
-            work.stack,
-            work.tallies,
-            work.free_at,
-            work.cell_at,
-            work.bit_at,
-            work.locked,
-            work.scratch,
-            work.probing,
-            work.regs,
-            values,
-            stats,
+        arguments = work.arguments(
+            givens, marks, i, limit, max_nodes, call_nodes, pause_ticks, values, stats
         )
-        compile_notice(*work.compiling(search), arguments)
+        compile_notice(*work.compiling(work.kernel), arguments)
         before = time.perf_counter()
-        i_next = search(*arguments)
+        i_next = work.kernel(*arguments)
         now = time.perf_counter()
         if not per_tick:
             seconds[i] += now - before
