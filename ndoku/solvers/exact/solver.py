@@ -33,7 +33,7 @@ from ndoku.solvers.exact.kernels import (
     search,
     tick_now,
 )
-from ndoku.solvers.exact.nine import DEPTH, WIDTH, search_nine
+from ndoku.solvers.exact.nine import DEPTH, N_WEIGHTS, WIDTH, search_nine
 from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays, check_givens
 
 Status = Literal["solved", "multiple", "none", "limit"]
@@ -305,7 +305,7 @@ class NineWorkspace:
         self.regs = np.zeros(3, dtype=np.int64)
         self.stack = np.zeros((DEPTH, WIDTH), dtype=np.int64)
         self.branches = np.zeros((DEPTH, 4), dtype=np.int64)
-        self.weights = np.zeros(81, dtype=np.int64)
+        self.weights = np.zeros(N_WEIGHTS, dtype=np.int64)
 
     def compiling(self, kernel: Any) -> tuple[str, float, Any]:
         """What the compile notice says of the search, about how many seconds it takes."""
