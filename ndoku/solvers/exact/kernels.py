@@ -249,6 +249,50 @@ def _choose(
     return free, c, bit
 
 
+@kernel(inline="always")
+def next_pause(nodes: int, pause_at: int, pause_ticks: int, began: int) -> int:
+    """When a search at ``nodes`` next looks at the clock: ``pause_at`` until then, -1 when
+    it should pause now (``pause_ticks`` since ``began``; with no clock, ``pause_at`` itself
+    ends the call). The first ``pause_at`` is ``nodes + first_pause(pause_ticks)``."""
+    if nodes < pause_at:
+        return pause_at
+    if pause_ticks == 0 or ticks() - began >= pause_ticks:
+        return -1
+    return nodes + _TICK_CHECK
+
+
+@kernel(inline="always")
+def first_pause(pause_ticks: int) -> int:
+    """Nodes before a search first looks at the clock (or pauses, without one)."""
+    return _TICK_CHECK if pause_ticks else _PAUSE_NODES
+
+
+@kernel(inline="always")
+def settle_row(
+    row: NDArray[np.int64],
+    regs: NDArray[np.int64],
+    nodes: int,
+    guesses: int,
+    count: int,
+    began: int,
+    paused: bool,
+    depth: int,
+    stop: int,
+) -> None:
+    """Write a puzzle's statistics after a call, and the registers: paused at ``depth`` (to
+    resume), or finished with ``stop``."""
+    row[STAT_NODES] = nodes
+    row[STAT_GUESSES] = guesses
+    row[STAT_COUNT] = count
+    row[STAT_TICKS] += ticks() - began
+    if paused:
+        regs[REG_ACTIVE] = 1
+        regs[REG_DEPTH] = depth
+    else:
+        row[STAT_STOP] = stop
+        regs[REG_ACTIVE] = 0
+
+
 @kernel()
 def search(
     givens: IntArray,
@@ -323,18 +367,17 @@ def search(
         count = row[STAT_COUNT]
         guesses = row[STAT_GUESSES]
         resumed_at = nodes
-        pause_at = nodes + (_TICK_CHECK if pause_ticks else _PAUSE_NODES)
+        pause_at = nodes + first_pause(pause_ticks)
         stop = STOP_COMPLETE
         paused = False
         while d >= 0:
             if nodes >= max_nodes:
                 stop = STOP_NODES
                 break
-            if nodes >= pause_at:
-                if pause_ticks == 0 or ticks() - began >= pause_ticks:
-                    paused = True
-                    break
-                pause_at = nodes + _TICK_CHECK
+            pause_at = next_pause(nodes, pause_at, pause_ticks, began)
+            if pause_at < 0:
+                paused = True
+                break
             c = cell_at[d]
             if c >= 0:
                 t = d + 1
@@ -370,17 +413,10 @@ def search(
                     break
             if t == d:
                 d -= 1
-        row[STAT_NODES] = nodes
-        row[STAT_GUESSES] = guesses
-        row[STAT_COUNT] = count
-        row[STAT_TICKS] += ticks() - began
+        settle_row(row, regs, nodes, guesses, count, began, paused, d, stop)
         spent += nodes - resumed_at
         if paused:
-            regs[REG_ACTIVE] = 1
-            regs[REG_DEPTH] = d
             return i
-        row[STAT_STOP] = stop
-        regs[REG_ACTIVE] = 0
         i += 1
         if spent >= call_nodes:
             break

@@ -51,11 +51,12 @@ from ndoku.solvers.exact.kernels import (
     STAT_GUESSES,
     STAT_NODES,
     STAT_PROPAGATED,
-    STAT_STOP,
-    STAT_TICKS,
     STOP_COMPLETE,
     STOP_NODES,
     STOP_SOLUTIONS,
+    first_pause,
+    next_pause,
+    settle_row,
 )
 from ndoku.solvers.tables import IntArray
 
@@ -76,9 +77,6 @@ DEPTH = 82
 _BAND, _BIT, _DIGIT, _TRIED = range(4)
 _ALL = (1 << 27) - 1
 _ROW = (1 << 9) - 1
-#: As in the general search: look at the clock every so many nodes, pause after so many.
-_TICK_CHECK = 64
-_PAUSE_NODES = 1 << 12
 
 
 def _tables() -> tuple[NDArray[np.int64], ...]:
@@ -431,18 +429,17 @@ def search_nine(
         count = row[STAT_COUNT]
         guesses = row[STAT_GUESSES]
         resumed_at = nodes
-        pause_at = nodes + (_TICK_CHECK if pause_ticks else _PAUSE_NODES)
+        pause_at = nodes + first_pause(pause_ticks)
         stop = STOP_COMPLETE
         paused = False
         while d >= 0:
             if nodes >= max_nodes:
                 stop = STOP_NODES
                 break
-            if nodes >= pause_at:
-                if pause_ticks == 0 or ticks() - began >= pause_ticks:
-                    paused = True
-                    break
-                pause_at = nodes + _TICK_CHECK
+            pause_at = next_pause(nodes, pause_at, pause_ticks, began)
+            if pause_at < 0:
+                paused = True
+                break
             branch = branches[d]
             b = branch[_BAND]
             bit = branch[_BIT]
@@ -473,17 +470,10 @@ def search_nine(
                     break
             if t == d:
                 d -= 1
-        row[STAT_NODES] = nodes
-        row[STAT_GUESSES] = guesses
-        row[STAT_COUNT] = count
-        row[STAT_TICKS] += ticks() - began
+        settle_row(row, regs, nodes, guesses, count, began, paused, d, stop)
         spent += nodes - resumed_at
         if paused:
-            regs[REG_ACTIVE] = 1
-            regs[REG_DEPTH] = d
             return i
-        row[STAT_STOP] = stop
-        regs[REG_ACTIVE] = 0
         i += 1
         if spent >= call_nodes:
             break
