@@ -177,7 +177,7 @@ def test_the_schedule_t0_and_the_temperature_must_agree() -> None:
     [
         ({"moves": "pair"}, "unknown move set 'pair': choose box, row or single"),
         ({"temperature": -0.2, "moves": "single"}, "temperature must be a positive number"),
-        ({"trace_every": -1}, "trace_every must be 0 (no trace) or more proposals, got -1"),
+        ({"trace_every": -1}, "trace_every must be a whole number from 0 to 10¹⁸, got -1"),
         (
             {"schedule": Schedule("ramp", beta_max=2.0), "temperature": 0.3},
             "the ramp heats instead of cooling: beta_max 2.0 is below 1/t0 = 3.33333",

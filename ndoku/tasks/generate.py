@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError, VerificationError
-from ndoku.limits import DEFAULT_TIMEOUT, GENERATE_PATH_TIMEOUT, check_timeout
+from ndoku.limits import DEFAULT_TIMEOUT, GENERATE_PATH_TIMEOUT, check_count, check_timeout
 from ndoku.model.layout import available_layouts, load_layout
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
@@ -328,8 +328,7 @@ def _check_arguments(
 ) -> None:
     if givens is not None and aim is not None:
         raise NdokuError("ask for a number of givens or for a difficulty or technique, not both")
-    if seed < 0:
-        raise NdokuError(f"seed must be 0 or more, got {seed}")
+    check_count(seed, "seed")
     check_timeout(timeout)
     if givens is None:
         return
