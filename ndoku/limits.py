@@ -55,6 +55,9 @@ MAX_JOBS = 1024
 MAX_REPLICAS = 1024
 #: Numbers a grid of them (a ladder, the temperatures ``ndoku tune`` scans) may list.
 MAX_GRID = 10_000
+#: Seconds the exact search that proves a finished puzzle unique may take past a deadline (it
+#: repeats a search that succeeded within the time, so it takes milliseconds).
+PROOF_SECONDS = 1.0
 #: Longest stretch of work between two looks at the clock, in seconds and as a share of the
 #: timeout: a timeout is then overshot by a few percent at most.
 CHECK_SECONDS = 0.05
@@ -91,6 +94,17 @@ def check_count(value: int, name: str, low: int = 0, high: int = MAX_COUNT) -> N
         raise NdokuError(
             f"{name} must be a whole number from {shown(low)} to {shown(high)}, got {got}"
         )
+
+
+def seconds_left(deadline: float) -> float:
+    """Seconds until ``deadline`` (a ``time.perf_counter()`` reading, infinite for none) as the
+    timeout of the next piece of work: at least a millisecond, so that a piece started after
+    it stops at once, and at most :data:`MAX_SECONDS`.
+
+    >>> seconds_left(time.perf_counter() - 5), seconds_left(math.inf)
+    (0.001, 10000000.0)
+    """
+    return min(max(deadline - time.perf_counter(), 0.001), MAX_SECONDS)
 
 
 def shown(bound: float) -> str:
