@@ -17,6 +17,10 @@ from ndoku.errors import NdokuError
 #: Largest N (symbols per unit): a cell's candidates are the bits of a uint64. Layouts larger
 #: than this are refused when they are read.
 MAX_SYMBOLS = 64
+#: Most cells of a puzzle: those of a 64×64, the largest grid. The exact search's stack holds
+#: a copy of every cell's candidates per level, a level per free cell at most (on an empty
+#: 64×64, 176 MB after doubling), so a larger canvas would make it quadratically larger.
+MAX_CELLS = MAX_SYMBOLS * MAX_SYMBOLS
 #: Largest N of the Metropolis chains, which keep symbol ``s`` at bit ``s`` (1 .. N) of a
 #: uint64, so one fewer.
 CHAIN_MAX_SYMBOLS = 63

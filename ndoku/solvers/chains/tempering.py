@@ -272,20 +272,15 @@ def tempering(
 def _ladder(
     puzzle: Puzzle, temperatures: Sequence[float] | None, replicas: int | None, prune: bool
 ) -> tuple[float, ...]:
-    if replicas is not None and replicas > MAX_REPLICAS:
-        raise NdokuError(
-            f"parallel tempering takes {MAX_REPLICAS} replicas at most, got {replicas}"
-        )
+    rungs = replicas if temperatures is None else len(temperatures)
+    if rungs is not None and rungs > MAX_REPLICAS:
+        raise NdokuError(f"parallel tempering takes {MAX_REPLICAS} replicas at most, got {rungs}")
     if temperatures is None:
         ladder = default_ladder(puzzle, prune)
         if replicas is not None:
             ladder = geometric_ladder(ladder[0], ladder[-1], replicas)
         return ladder
     ladder = tuple(float(t) for t in temperatures)
-    if len(ladder) > MAX_REPLICAS:
-        raise NdokuError(
-            f"parallel tempering takes {MAX_REPLICAS} rungs at most, got {len(ladder)}"
-        )
     if replicas is not None and replicas != len(ladder):
         raise NdokuError(f"{replicas} replicas but {len(ladder)} temperatures")
     if len(ladder) < 2:
