@@ -53,6 +53,9 @@ MAX_COUNT = 10**18
 #: Longest timeout, in seconds (about four months): a longer one, or an infinite one, bounds
 #: nothing, and ``Every method is bounded``.
 MAX_SECONDS = 1e7
+#: Highest temperature, and inverse temperature, of a chain: far beyond any energy change, so
+#: that above it every move is taken (below its inverse, none that raises the energy).
+MAX_TEMPERATURE = 1e6
 #: Worker processes at most: each one loads numba and the kernels (about 150 MB).
 MAX_JOBS = 1024
 #: Replicas (rungs of the ladder) of parallel tempering at most: each is a chain of its own.

@@ -222,10 +222,10 @@ def test_a_complete_grid_is_solved_without_proposals() -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"temperature": -0.1}, "temperature must be a positive number, got -0.1"),
-        ({"temperature": 0.0}, "temperature must be a positive number, got 0.0"),
-        ({"temperature": math.nan}, "temperature must be a positive number, got nan"),
-        ({"temperature": math.inf}, "temperature must be a positive number, got inf"),
+        ({"temperature": -0.1}, "temperature must be a positive number up to 10⁶, got -0.1"),
+        ({"temperature": 0.0}, "temperature must be a positive number up to 10⁶, got 0.0"),
+        ({"temperature": math.nan}, "temperature must be a positive number up to 10⁶, got nan"),
+        ({"temperature": math.inf}, "temperature must be a positive number up to 10⁶, got inf"),
         ({"timeout": 0.0}, "timeout must be a positive number of seconds up to 10⁷, got 0.0"),
         ({"timeout": -1.0}, "timeout must be a positive number of seconds up to 10⁷, got -1.0"),
         ({"timeout": math.nan}, "timeout must be a positive number of seconds up to 10⁷, got nan"),

@@ -197,10 +197,10 @@ def test_bad_arguments_are_clear_errors(arguments: dict[str, object], message: s
         ({"alpha": 0.0}, "alpha must be in (0, 1], got 0.0"),
         ({"alpha": 1.5}, "alpha must be in (0, 1], got 1.5"),
         ({"alpha": math.nan}, "alpha must be in (0, 1], got nan"),
-        ({"t0": -1.0}, "t0 must be a positive number, got -1.0"),
-        ({"t0": math.inf}, "t0 must be a positive number, got inf"),
+        ({"t0": -1.0}, "t0 must be a positive number up to 10⁶, got -1.0"),
+        ({"t0": math.inf}, "t0 must be a positive number up to 10⁶, got inf"),
         ({"step": -1}, "step must be 0 (one sweep) or more proposals, got -1"),
-        ({"beta_max": 0.0}, "beta_max must be a positive number, got 0.0"),
+        ({"beta_max": 0.0}, "beta_max must be a positive number up to 10⁶, got 0.0"),
         ({"length": 0}, "ramp length must be 1 or more proposals, got 0"),
         ({"reheat": -5}, "reheat must be 0 (never) or more proposals, got -5"),
         (

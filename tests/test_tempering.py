@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 from pathlib import Path
 
@@ -137,6 +138,25 @@ def test_thread_count_and_batching_do_not_change_the_result() -> None:
         assert same(one, traced)
 
 
+@pytest.mark.parametrize(
+    ("puzzle", "solves"),
+    [(gecode25(1), False), (line_puzzle(NINE, 0), True)],
+    ids=["unsolved", "solved-mid-round"],
+)
+def test_a_round_run_in_parts_runs_as_it_would_whole(
+    puzzle: Puzzle, solves: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round too long for one stretch of the timeout runs in parts: the last one exchanges,
+    and a replica that solves in the middle of the round stops the run only at its end."""
+    module = sys.modules[tempering.__module__]
+    arguments = {"seed": 3, "exchange_every": 60_000, "max_proposals": 1_000_000, "prune": False}
+    monkeypatch.setattr(module, "_FIRST_PART", 10**9)  # every call whole rounds
+    whole = tempering(puzzle, **arguments)  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "_FIRST_PART", 777)  # parts of 777, 1554, … proposals
+    parts = tempering(puzzle, **arguments)  # type: ignore[arg-type]
+    assert same(whole, parts) and whole.solved == solves
+
+
 @pytest.mark.parametrize("prune", [False, True], ids=["unpruned", "pruned"])
 def test_rounds_run_one_by_one_equal_rounds_run_in_one_call(prune: bool) -> None:
     puzzle = gecode25(2) if prune else load(KYLE)
@@ -210,10 +230,19 @@ def test_replicas_without_temperatures_span_the_default_ends() -> None:
         ({"temperatures": [0.3]}, "at least 2 temperatures, got 1"),
         ({"temperatures": []}, "at least 2 temperatures, got 0"),
         ({"replicas": 1}, "at least 2 replicas, got 1"),
-        ({"temperatures": [0.2, -0.3]}, "temperature must be a positive number, got -0.3"),
-        ({"temperatures": [0.0, 0.3]}, "temperature must be a positive number, got 0.0"),
-        ({"temperatures": [0.2, math.inf]}, "temperature must be a positive number, got inf"),
-        ({"temperatures": [0.2, math.nan]}, "temperature must be a positive number, got nan"),
+        (
+            {"temperatures": [0.2, -0.3]},
+            "temperature must be a positive number up to 10⁶, got -0.3",
+        ),
+        ({"temperatures": [0.0, 0.3]}, "temperature must be a positive number up to 10⁶, got 0.0"),
+        (
+            {"temperatures": [0.2, math.inf]},
+            "temperature must be a positive number up to 10⁶, got inf",
+        ),
+        (
+            {"temperatures": [0.2, math.nan]},
+            "temperature must be a positive number up to 10⁶, got nan",
+        ),
         ({"temperatures": [0.3, 0.2]}, "must rise strictly from the coldest rung, got 0.3, 0.2"),
         ({"temperatures": [0.2, 0.2]}, "must rise strictly from the coldest rung, got 0.2, 0.2"),
         ({"temperatures": [0.2, 0.3], "replicas": 3}, "3 replicas but 2 temperatures"),

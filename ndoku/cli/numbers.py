@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ndoku.limits import MAX_COUNT, MAX_JOBS, MAX_REPLICAS, MAX_SECONDS, shown
+from ndoku.limits import MAX_COUNT, MAX_JOBS, MAX_REPLICAS, MAX_SECONDS, MAX_TEMPERATURE, shown
 
 
 class Whole(click.IntRange):
@@ -62,8 +62,8 @@ class Number(click.FloatRange):
 
 #: A timeout: above 0, at most :data:`~ndoku.limits.MAX_SECONDS`.
 SECONDS = Number(0, MAX_SECONDS)
-#: A temperature or an inverse temperature: any positive finite number.
-POSITIVE = Number(0)
+#: A temperature or an inverse temperature.
+TEMPERATURE = Number(0, MAX_TEMPERATURE)
 #: Worker processes.
 JOBS = Whole(1, MAX_JOBS)
 #: Tempering replicas (rungs of the ladder).

@@ -29,7 +29,7 @@ from ndoku.cli.common import (
     read_tables,
     workers,
 )
-from ndoku.cli.numbers import POSITIVE, REPLICAS, Number, Whole
+from ndoku.cli.numbers import REPLICAS, TEMPERATURE, Number, Whole
 from ndoku.limits import DEFAULT_TRACE_EVERY
 from ndoku.model.table import PuzzleTable
 from ndoku.solvers.chains import SCHEDULES
@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 @click.option(
     "--temperature",
     "-T",
-    type=POSITIVE,
+    type=TEMPERATURE,
     help="Metropolis temperature [default: by size and moves, 0.3 for 9×9 box swaps].",
 )
 @chain_options
@@ -75,7 +75,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--t0",
-    type=POSITIVE,
+    type=TEMPERATURE,
     default=None,
     help="Start temperature of a schedule [default: the constant default].",
 )
@@ -87,7 +87,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--beta-max",
-    type=POSITIVE,
+    type=TEMPERATURE,
     default=None,
     help="Ramp: the inverse temperature rises to this (log β as the square root of progress).",
 )

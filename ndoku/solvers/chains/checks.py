@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
 from ndoku.errors import NdokuError
-from ndoku.limits import check_count, check_timeout
+from ndoku.limits import MAX_TEMPERATURE, check_count, check_timeout, shown
 
 
 def check_choice(value: str, names: tuple[str, ...], what: str) -> None:
@@ -22,9 +20,12 @@ def check_choice(value: str, names: tuple[str, ...], what: str) -> None:
 
 
 def check_temperature(temperature: float, name: str = "temperature") -> None:
-    """Refuse a temperature that is not a positive number."""
-    if not (math.isfinite(temperature) and temperature > 0):
-        raise NdokuError(f"{name} must be a positive number, got {temperature}")
+    """Refuse a temperature (or an inverse one) that is not a positive number up to
+    :data:`~ndoku.limits.MAX_TEMPERATURE`."""
+    if not (0 < temperature <= MAX_TEMPERATURE):
+        raise NdokuError(
+            f"{name} must be a positive number up to {shown(MAX_TEMPERATURE)}, got {temperature}"
+        )
 
 
 def check_arguments(

@@ -69,7 +69,7 @@ from ndoku.limits import (
     check_count,
 )
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.checks import check_arguments
+from ndoku.solvers.chains.checks import check_arguments, check_temperature
 from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
 from ndoku.solvers.chains.moves import (
@@ -286,8 +286,7 @@ def _ladder(
     if len(ladder) < 2:
         raise NdokuError(f"parallel tempering needs at least 2 temperatures, got {len(ladder)}")
     for t in ladder:
-        if not (math.isfinite(t) and t > 0):
-            raise NdokuError(f"temperature must be a positive number, got {t}")
+        check_temperature(t)
     if any(b <= a for a, b in itertools.pairwise(ladder)):
         listed = ", ".join(f"{t:g}" for t in ladder)
         raise NdokuError(f"temperatures must rise strictly from the coldest rung, got {listed}")
