@@ -365,7 +365,8 @@ def _proved(layout: Puzzle, text: str, givens: IntArray, solution: IntArray) -> 
     )
     if not same or not np.array_equal(puzzle.givens, givens):
         raise VerificationError("a generated puzzle does not read back as written")
-    proof = solve_exact(puzzle, timeout=DEFAULT_TIMEOUT)
+    # on the layout's tables (its units were just found equal): built once, not per puzzle
+    proof = solve_exact(layout, givens=puzzle.givens, timeout=DEFAULT_TIMEOUT)
     if not proof.unique or proof.values is None:
         raise VerificationError(f"a generated puzzle is not unique ({proof.status})")
     verify(puzzle, proof.values)

@@ -177,9 +177,9 @@ def thin(
 
     ``givens`` must be a unique puzzle (a full solution is) that holds every group of
     ``order``. A group goes only when the exact solver proves the puzzle without it unique,
-    within ``CHECK_NODES`` nodes. Stops at ``target`` givens (``stop`` is ``target``), when
-    every group was tried (``minimal``) or in time to prove the result ``PROOFS`` times by
-    ``deadline`` (``timeout``).
+    within ``CHECK_NODES`` nodes (a check the time left cuts short is made again). Stops at
+    ``target`` givens (``stop`` is ``target``), when every group was tried (``minimal``) or in
+    time to prove the result ``PROOFS`` times by ``deadline`` (``timeout``).
 
     >>> from ndoku.solvers.random import generator
     >>> from ndoku.tasks.generate import layout_puzzle, random_solution, symmetry_groups
@@ -227,7 +227,8 @@ def thin(
         batch = solve_table(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=share)
         results = list(batch)
         ok = [r.unique is True for r in results]
-        timed_out = any(r.stop == "timeout" for r in results)
+        # a check its share of the time cut short decided nothing: its group is tried again
+        cut = [r.stop == "timeout" for r in results]
         if prefix:
             passed = ok.index(False) if False in ok else len(ok)
             if passed:
@@ -235,8 +236,9 @@ def thin(
                 count -= sum(len(g) for g in picked[:passed])
                 proof = float(batch.seconds[passed - 1])
             # the first failure stays for good; the rest were not tried on these givens
-            queue.extendleft(reversed(picked[passed + 1 :]))
-            outcomes = [1.0] * passed + [0.0] * (passed < len(ok))
+            failed = passed < len(ok) and not cut[passed]
+            queue.extendleft(reversed(picked[passed + failed :]))
+            outcomes = [1.0] * passed + [0.0] * failed
         else:
             first = ok.index(True) if True in ok else len(ok)
             if first < len(ok):
@@ -244,14 +246,12 @@ def thin(
                 count -= len(picked[first])
                 proof = float(batch.seconds[first])
             # failures stay for good; later successes were tried on the old givens
-            later = zip(picked[first + 1 :], ok[first + 1 :], strict=True)
-            queue.extendleft(reversed([group for group, good in later if good]))
-            outcomes = [float(good) for good in ok]
+            again = [g for i, g in enumerate(picked) if cut[i] or (ok[i] and i > first)]
+            queue.extendleft(reversed(again))
+            outcomes = [float(good) for good, short in zip(ok, cut, strict=True) if not short]
         for outcome in outcomes:
             success = 0.75 * success + 0.25 * outcome
         success = min(max(success, 0.02), 0.98)
-        if timed_out:
-            return givens, "timeout"
     return givens, "target" if count <= target else "minimal"
 
 
