@@ -54,7 +54,7 @@ def local_workers(address: str) -> int | None:
     >>> local_workers("local:0")
     Traceback (most recent call last):
     ...
-    ndoku.tasks.cluster.ClusterError: local:N takes 1 or more worker processes, not '0'
+    ndoku.tasks.cluster.ClusterError: local:N takes 1 to 1024 worker processes, not '0'
     """
     local = _LOCAL.fullmatch(address)
     if local is not None:

@@ -40,9 +40,9 @@ temperature
 
 Determinism: every replica draws from its own stream and the exchanges from another, all
 derived from the seed (:func:`~ndoku.solvers.random.replica_states`), and exchanges happen
-after fixed numbers of proposals. Which thread runs which replica, and how many rounds one
-kernel call runs between timeout checks, does not change any draw: the same seed gives the
-same result on any number of cores.
+after fixed numbers of proposals. Which thread runs which replica, and how the rounds are cut
+into kernel calls between timeout checks (several rounds, or parts of one), does not change
+any draw: the same seed gives the same result on any number of cores.
 """
 
 from __future__ import annotations
