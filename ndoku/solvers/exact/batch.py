@@ -94,8 +94,10 @@ def solve_batch(
     """
     results: list[ExactResult | None] = [None] * len(puzzles)
     groups: dict[object, list[int]] = {}
+    # Pencil-marked puzzles apart: the others keep the search of their layout (the 9×9's
+    # own), whichever puzzles share their batch.
     for i, p in enumerate(puzzles):
-        groups.setdefault(p.frame.key, []).append(i)
+        groups.setdefault((p.frame.key, p.candidates is not None), []).append(i)
     finished = 0
     for members in groups.values():
 
@@ -104,11 +106,8 @@ def solve_batch(
                 progress(base + done)
 
         table = np.stack([puzzles[i].givens for i in members])
-        marked = [puzzles[i].candidates for i in members]
-        full = np.uint64((1 << puzzles[members[0]].size) - 1)
-        marks = None
-        if any(m is not None for m in marked):
-            marks = np.stack([np.full(len(table[0]), full) if m is None else m for m in marked])
+        marked = [m for i in members if (m := puzzles[i].candidates) is not None]
+        marks = np.stack(marked) if marked else None
         batch = solve_table(
             puzzles[members[0]],
             table,
