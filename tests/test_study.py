@@ -135,11 +135,11 @@ def test_limits_are_honoured() -> None:
 def test_bad_choices_are_refused() -> None:
     puzzle = puzzle_of("1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
     with pytest.raises(NdokuError, match="unknown propagation 'bogus'"):
-        search_study(puzzle, "bogus")
+        search_study(puzzle, "bogus", "first")
     with pytest.raises(NdokuError, match="unknown branching"):
         search_study(puzzle, "none", "last")
     with pytest.raises(NdokuError, match="max nodes"):
-        search_study(puzzle, "none", max_nodes=0)
+        search_study(puzzle, "none", "mrv", max_nodes=0)
     with pytest.raises(NdokuError, match="plateau"):
         hillclimb(puzzle, plateau=0)
 
