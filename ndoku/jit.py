@@ -1,6 +1,6 @@
 """The numba internals ndoku leans on, in one place: the cache folder, the cache's freshness
-stamp, kernels without reference counting, the CPU cycle counter, and the probe of numba's
-cache behind the compile notice.
+stamp, one compile per kernel among processes, kernels without reference counting, the CPU
+cycle counter, and the probe of numba's cache behind the compile notice.
 
 Each of them uses a part of numba that is not its documented API (``_nrt``, the cache index
 and its source stamp, ``llvm.readcyclecounter`` through an intrinsic); ``tests/test_jit.py``
@@ -19,6 +19,14 @@ The cache folder is chosen when this module is imported, before any kernel is de
 ``cache=True`` kernel when neither is writable. In that case numba is pointed at
 ``$XDG_CACHE_HOME/ndoku`` (``~/.cache/ndoku``) or, failing that, a folder in the system's
 temporary directory.
+
+Processes that start together on an empty cache (a batch's workers, two commands in a
+script) would each compile a kernel and write it; numba's own writes are atomic, but it reads
+a kernel's index, adds an entry and writes it back without a lock, so two processes saving
+two versions of one kernel can lose one or point its entry at the other's code (numba issue
+4807). Each kernel therefore compiles under a lock of its own, a file beside its index
+(:func:`cache_lock`): the first process compiles and writes, the others wait and load what it
+wrote.
 """
 
 from __future__ import annotations
@@ -28,7 +36,10 @@ import os
 import platform
 import sys
 import tempfile
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -99,6 +110,87 @@ _locator: Any = caching._SourceFileBackedLocatorMixin
 if not getattr(_locator.get_source_stamp, "ndoku", False):  # once, even if reloaded
     _locator.get_source_stamp = _stamp_with_sources(_locator.get_source_stamp)
 
+try:
+    import fcntl
+except ImportError:  # Windows: no locks, numba's own behaviour
+    fcntl = None  # type: ignore[assignment]
+
+#: Seconds a process waits for another one's compile of a kernel before it compiles its own
+#: (the longest compiles take about 20 s on two busy cores; a process stopped while it holds
+#: a lock must not hang the others).
+LOCK_WAIT = 120.0
+_held: dict[str, tuple[int, int]] = {}  # lock file → (file descriptor, depth) in this process
+_holding = threading.Lock()
+
+
+@contextmanager
+def cache_lock(dispatcher: Any) -> Iterator[None]:
+    """Hold ``dispatcher``'s compile lock among processes: a file beside its cache index,
+    locked with ``flock``. Reentrant within a process (a kernel's compile compiles those it
+    calls; no kernel calls itself, so no two processes wait for each other). Without
+    ``fcntl``, a cache folder or a lock within :data:`LOCK_WAIT`, it does nothing."""
+    cache: Any = getattr(dispatcher, "_cache", None)
+    folder = getattr(cache, "_cache_path", None)
+    if fcntl is None or folder is None:
+        yield
+        return
+    path = os.path.join(folder, cache._cache_file._index_name + ".lock")
+    with _holding:
+        fd, depth = _held.get(path, (-1, 0))
+        if depth:
+            _held[path] = (fd, depth + 1)
+    if not depth:
+        fd = _acquire(path)
+        if fd < 0:
+            yield
+            return
+        with _holding:
+            _held[path] = (fd, 1)
+    try:
+        yield
+    finally:
+        with _holding:
+            fd, depth = _held.pop(path)
+            if depth > 1:
+                _held[path] = (fd, depth - 1)
+        if depth == 1:
+            os.close(fd)  # releases the lock
+
+
+def _acquire(path: str) -> int:
+    """The descriptor of ``path`` locked exclusively, or -1 when it cannot be (in time)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        return -1
+    end = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > end:
+                break
+            time.sleep(0.02)
+        except OSError:  # a file system without locks
+            break
+    os.close(fd)
+    return -1
+
+
+def _compiling_under_lock(dispatcher: Any) -> Any:
+    """``dispatcher``, whose compiles (load from the cache, or compile and save) hold its
+    :func:`cache_lock`."""
+    compile = dispatcher.compile
+
+    def locked(signature: Any) -> Any:
+        with cache_lock(dispatcher):
+            return compile(signature)
+
+    dispatcher.compile = locked
+    return dispatcher
+
+
 #: The x86 time-stamp counter is readable from user code; elsewhere ``ticks`` returns 0 and
 #: callers time with the clock instead.
 HAS_TICKS = platform.machine().lower() in {"x86_64", "amd64"}
@@ -112,8 +204,9 @@ _settled: set[str] = set()
 
 
 def kernel(*, refcounts: bool = False, **options: Any) -> Callable[[_F], _F]:
-    """numba's ``njit`` as every ndoku kernel is compiled: cached, and without reference
-    counting unless ``refcounts`` (``options``: numba's, such as ``inline`` or ``parallel``).
+    """numba's ``njit`` as every ndoku kernel is compiled: cached, one process at a time
+    (:func:`cache_lock`), and without reference counting unless ``refcounts`` (``options``:
+    numba's, such as ``inline`` or ``parallel``).
 
     A kernel that allocates nothing (every array comes from the caller, who keeps it alive)
     gains from leaving the counts out: the atomic increments and decrements numba keeps on
@@ -124,7 +217,11 @@ def kernel(*, refcounts: bool = False, **options: Any) -> Callable[[_F], _F]:
     if not refcounts:
         options["_nrt"] = False
     jit: Any = njit  # its stubs do not know ``_nrt``
-    decorate: Callable[[_F], _F] = jit(cache=True, **options)
+    compiled = jit(cache=True, **options)
+
+    def decorate(function: _F) -> _F:
+        return _compiling_under_lock(compiled(function))  # type: ignore[no-any-return]
+
     return decorate
 
 

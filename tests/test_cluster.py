@@ -232,7 +232,7 @@ def test_cli_on_a_local_cluster_prints_what_one_process_prints(run: CliRun) -> N
 @pytest.mark.parametrize(
     ("address", "message"),
     [
-        ("local:0", "1 or more worker processes, not '0'"),
+        ("local:0", "1 to 1024 worker processes, not '0'"),
         ("local:x", "not 'x'"),
         ("nohost", "'nohost' is no cluster"),
         ("tcp://127.0.0.1:1", "cannot reach a Dask scheduler at tcp://127.0.0.1:1"),

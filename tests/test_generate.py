@@ -180,7 +180,7 @@ def test_targets_outside_the_bounds_are_refused(givens: int, message: str) -> No
         ({"difficulty": "hard"}, "'hard' is gone: levels are named by what a solving path"),
         ({"needs": "unicorn"}, r"unknown technique 'unicorn' \(known: full house, hidden"),
         ({"difficulty": "subsets", "needs": "XY-wing"}, "level subsets cannot use XY-wing"),
-        ({"seed": -1}, "seed must be 0 or more"),
+        ({"seed": -1}, "seed must be a whole number from 0"),
         ({"timeout": 0}, "timeout must be a positive"),
     ],
 )

@@ -177,7 +177,7 @@ def test_the_schedule_t0_and_the_temperature_must_agree() -> None:
     [
         ({"moves": "pair"}, "unknown move set 'pair': choose box, row or single"),
         ({"temperature": -0.2, "moves": "single"}, "temperature must be a positive number"),
-        ({"trace_every": -1}, "trace_every must be 0 (no trace) or more proposals, got -1"),
+        ({"trace_every": -1}, "trace_every must be a whole number from 0 to 10¹⁸, got -1"),
         (
             {"schedule": Schedule("ramp", beta_max=2.0), "temperature": 0.3},
             "the ramp heats instead of cooling: beta_max 2.0 is below 1/t0 = 3.33333",
@@ -197,10 +197,10 @@ def test_bad_arguments_are_clear_errors(arguments: dict[str, object], message: s
         ({"alpha": 0.0}, "alpha must be in (0, 1], got 0.0"),
         ({"alpha": 1.5}, "alpha must be in (0, 1], got 1.5"),
         ({"alpha": math.nan}, "alpha must be in (0, 1], got nan"),
-        ({"t0": -1.0}, "t0 must be a positive number, got -1.0"),
-        ({"t0": math.inf}, "t0 must be a positive number, got inf"),
+        ({"t0": -1.0}, "t0 must be a positive number up to 10⁶, got -1.0"),
+        ({"t0": math.inf}, "t0 must be a positive number up to 10⁶, got inf"),
         ({"step": -1}, "step must be 0 (one sweep) or more proposals, got -1"),
-        ({"beta_max": 0.0}, "beta_max must be a positive number, got 0.0"),
+        ({"beta_max": 0.0}, "beta_max must be a positive number up to 10⁶, got 0.0"),
         ({"length": 0}, "ramp length must be 1 or more proposals, got 0"),
         ({"reheat": -5}, "reheat must be 0 (never) or more proposals, got -5"),
         (

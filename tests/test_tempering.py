@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
+import time
 from pathlib import Path
 
 import numba
@@ -136,6 +138,25 @@ def test_thread_count_and_batching_do_not_change_the_result() -> None:
         assert same(one, traced)
 
 
+@pytest.mark.parametrize(
+    ("puzzle", "solves"),
+    [(gecode25(1), False), (line_puzzle(NINE, 0), True)],
+    ids=["unsolved", "solved-mid-round"],
+)
+def test_a_round_run_in_parts_runs_as_it_would_whole(
+    puzzle: Puzzle, solves: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round too long for one stretch of the timeout runs in parts: the last one exchanges,
+    and a replica that solves in the middle of the round stops the run only at its end."""
+    module = sys.modules[tempering.__module__]
+    arguments = {"seed": 3, "exchange_every": 60_000, "max_proposals": 1_000_000, "prune": False}
+    monkeypatch.setattr(module, "_FIRST_PART", 10**9)  # every call whole rounds
+    whole = tempering(puzzle, **arguments)  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "_FIRST_PART", 777)  # parts of 777, 1554, … proposals
+    parts = tempering(puzzle, **arguments)  # type: ignore[arg-type]
+    assert same(whole, parts) and whole.solved == solves
+
+
 @pytest.mark.parametrize("prune", [False, True], ids=["unpruned", "pruned"])
 def test_rounds_run_one_by_one_equal_rounds_run_in_one_call(prune: bool) -> None:
     puzzle = gecode25(2) if prune else load(KYLE)
@@ -187,8 +208,11 @@ def test_limits_stop_the_run() -> None:
         assert result.stop == "max-proposals" and not result.solved
         # four rungs: the last round takes what the cap leaves, in whole proposals per replica
         assert limit - 4 < result.proposals <= limit
+    start = time.perf_counter()
     result = tempering(puzzle, seed=1, temperatures=(20.0, 30.0), timeout=0.2)
-    assert result.stop == "timeout" and 0.2 <= result.seconds < 2.0
+    # the timeout counts from the call (pruning too), the chain's seconds from its start
+    assert result.stop == "timeout" and time.perf_counter() - start >= 0.2
+    assert 0 < result.seconds < 2.0
 
 
 def test_replicas_without_temperatures_span_the_default_ends() -> None:
@@ -206,17 +230,26 @@ def test_replicas_without_temperatures_span_the_default_ends() -> None:
         ({"temperatures": [0.3]}, "at least 2 temperatures, got 1"),
         ({"temperatures": []}, "at least 2 temperatures, got 0"),
         ({"replicas": 1}, "at least 2 replicas, got 1"),
-        ({"temperatures": [0.2, -0.3]}, "temperature must be a positive number, got -0.3"),
-        ({"temperatures": [0.0, 0.3]}, "temperature must be a positive number, got 0.0"),
-        ({"temperatures": [0.2, math.inf]}, "temperature must be a positive number, got inf"),
-        ({"temperatures": [0.2, math.nan]}, "temperature must be a positive number, got nan"),
+        (
+            {"temperatures": [0.2, -0.3]},
+            "temperature must be a positive number up to 10⁶, got -0.3",
+        ),
+        ({"temperatures": [0.0, 0.3]}, "temperature must be a positive number up to 10⁶, got 0.0"),
+        (
+            {"temperatures": [0.2, math.inf]},
+            "temperature must be a positive number up to 10⁶, got inf",
+        ),
+        (
+            {"temperatures": [0.2, math.nan]},
+            "temperature must be a positive number up to 10⁶, got nan",
+        ),
         ({"temperatures": [0.3, 0.2]}, "must rise strictly from the coldest rung, got 0.3, 0.2"),
         ({"temperatures": [0.2, 0.2]}, "must rise strictly from the coldest rung, got 0.2, 0.2"),
         ({"temperatures": [0.2, 0.3], "replicas": 3}, "3 replicas but 2 temperatures"),
-        ({"exchange_every": 0}, "exchange interval must be 1 or more proposals, got 0"),
-        ({"seed": -1}, "seed must be 0 or more, got -1"),
-        ({"max_proposals": -1}, "max proposals must be 0 or more, got -1"),
-        ({"timeout": 0.0}, "timeout must be a positive number of seconds, got 0.0"),
+        ({"exchange_every": 0}, "exchange interval must be a whole number from 1 to 10¹⁸, got 0"),
+        ({"seed": -1}, "seed must be a whole number from 0 to 10¹⁸, got -1"),
+        ({"max_proposals": -1}, "max proposals must be a whole number from 0 to 10¹⁸, got -1"),
+        ({"timeout": 0.0}, "timeout must be a positive number of seconds up to 10⁷, got 0.0"),
         ({"trace_every": -5}, "got -5"),
         ({"threads": 0}, "threads must be between 1 and"),
     ],

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import click
 
+from ndoku.cli.numbers import JOBS, SECONDS, Whole
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TIMEOUT
 from ndoku.model.table import PuzzleTable
@@ -60,7 +61,7 @@ def timeout_option(help: str) -> Callable[[F], F]:
     """``--timeout`` in seconds, default :data:`~ndoku.limits.DEFAULT_TIMEOUT`."""
     return click.option(
         "--timeout",
-        type=click.FloatRange(min=0, min_open=True),
+        type=SECONDS,
         default=DEFAULT_TIMEOUT,
         show_default=True,
         help=help,
@@ -82,14 +83,14 @@ def limit_options(command: F) -> F:
     command = timeout_option("Seconds per puzzle before giving up.")(command)
     command = click.option(
         "--max-nodes",
-        type=click.IntRange(min=1),
+        type=Whole(1),
         default=None,
         help="Stop an exact search after this many nodes [default: 10⁹].",
     )(command)
     return click.option(
         "--jobs",
         "-j",
-        type=click.IntRange(min=1),
+        type=JOBS,
         default=None,
         help="Processes for batches that take a while [default: all cores].",
     )(command)
@@ -111,12 +112,12 @@ def chain_options(command: F) -> F:
     """Options of the Monte-Carlo chain that solve and tune share."""
     command = click.option(
         "--max-proposals",
-        type=click.IntRange(min=0),
+        type=Whole(),
         default=None,
         help="Stop a chain after this many proposals [default: no limit but the timeout].",
     )(command)
     command = click.option(
-        "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Random seed."
+        "--seed", type=Whole(), default=0, show_default=True, help="Random seed."
     )(command)
     return click.option(
         "--moves",
@@ -145,7 +146,7 @@ def jobs_option(command: F) -> F:
     return click.option(
         "--jobs",
         "-j",
-        type=click.IntRange(min=1),
+        type=JOBS,
         default=1,
         show_default=True,
         help="Processes working at once on this machine, a puzzle each.",

@@ -22,6 +22,7 @@ from ndoku.cli.common import (
     puzzle_options,
     read_all,
 )
+from ndoku.cli.numbers import SECONDS, Whole
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TEMPERATURES, TUNE_TIMEOUT
 
@@ -30,21 +31,21 @@ from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TEMPERATURES,
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option(
     "--chains",
-    type=click.IntRange(min=0),
+    type=Whole(),
     default=3,
     show_default=True,
     help="Metropolis chains (seeds 0, 1, …) for the second opinion; 0 runs none.",
 )
 @click.option(
     "--max-proposals",
-    type=click.IntRange(min=1),
+    type=Whole(1),
     default=RATE_MAX_PROPOSALS,
     show_default=True,
     help="Proposals each chain may run.",
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=DEFAULT_TIMEOUT,
     show_default=True,
     help="Seconds for each exact search and each solving path; a chain runs at most 10 s.",
@@ -138,7 +139,7 @@ def rate(
 )
 @click.option(
     "--runs",
-    type=click.IntRange(min=1),
+    type=Whole(1),
     default=20,
     show_default=True,
     help="Chains per setting and puzzle, seeds SEED, SEED+1, ….",
@@ -154,7 +155,7 @@ def rate(
 @chain_options
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=TUNE_TIMEOUT,
     show_default=True,
     help="Seconds per chain before it counts as unsolved.",

@@ -20,6 +20,7 @@ from ndoku.cli.common import (
     picture_options,
     progress_bar,
 )
+from ndoku.cli.numbers import SECONDS, Whole
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT
 from ndoku.picture.book import MAX_PER_PAGE
@@ -33,14 +34,14 @@ if TYPE_CHECKING:
 @click.option(
     "--count",
     "-n",
-    type=click.IntRange(min=1),
+    type=Whole(1),
     default=1,
     show_default=True,
     help="Puzzles to make; puzzle k uses seed SEED + k − 1.",
 )
 @click.option(
     "--givens",
-    type=int,
+    type=Whole(),
     default=None,
     help="Stop removing at this many givens [default: remove every given that can go].",
 )
@@ -66,14 +67,14 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=Whole(),
     default=0,
     show_default=True,
     help="Seed of the first puzzle: the same seed makes the same puzzle.",
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=DEFAULT_TIMEOUT,
     show_default=True,
     help="Seconds per puzzle; then the puzzle reached so far (still unique) is printed.",
@@ -88,7 +89,7 @@ if TYPE_CHECKING:
 @picture_options("the puzzles as a book, their solutions at the back")
 @click.option(
     "--per-page",
-    type=click.IntRange(min=1, max=MAX_PER_PAGE),
+    type=Whole(1, MAX_PER_PAGE),
     default=1,
     show_default=True,
     help="Puzzles on each page of the book (solutions: four times as many).",

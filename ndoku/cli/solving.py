@@ -29,6 +29,7 @@ from ndoku.cli.common import (
     read_tables,
     workers,
 )
+from ndoku.cli.numbers import REPLICAS, TEMPERATURE, Number, Whole
 from ndoku.limits import DEFAULT_TRACE_EVERY
 from ndoku.model.table import PuzzleTable
 from ndoku.solvers.chains import SCHEDULES
@@ -83,7 +84,7 @@ if TYPE_CHECKING:
 @click.option(
     "--temperature",
     "-T",
-    type=click.FloatRange(min=0, min_open=True),
+    type=TEMPERATURE,
     help="Metropolis temperature [default: by size and moves, 0.3 for 9×9 box swaps].",
 )
 @chain_options
@@ -96,25 +97,25 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--t0",
-    type=click.FloatRange(min=0, min_open=True),
+    type=TEMPERATURE,
     default=None,
     help="Start temperature of a schedule [default: the constant default].",
 )
 @click.option(
     "--alpha",
-    type=click.FloatRange(min=0, max=1, min_open=True),
+    type=Number(0, 1),
     default=None,
     help="Exponential cooling T_k = T0·alpha^k, k counted in sweeps; alpha in (0, 1].",
 )
 @click.option(
     "--beta-max",
-    type=click.FloatRange(min=0, min_open=True),
+    type=TEMPERATURE,
     default=None,
     help="Ramp: the inverse temperature rises to this (log β as the square root of progress).",
 )
 @click.option(
     "--reheat",
-    type=click.IntRange(min=0),
+    type=Whole(),
     default=0,
     show_default=True,
     help="Back to T0 after this many proposals without a new best energy (0: never).",
@@ -127,13 +128,13 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--replicas",
-    type=click.IntRange(min=2),
+    type=REPLICAS,
     default=None,
     help="Tempering: this many rungs between the default ends [default: by size].",
 )
 @click.option(
     "--exchange-every",
-    type=click.IntRange(min=1),
+    type=Whole(1),
     default=None,
     help="Tempering: proposals of each replica between exchange attempts [default: 10000].",
 )
@@ -145,7 +146,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--runs",
-    type=click.IntRange(min=1),
+    type=Whole(1),
     default=1,
     show_default=True,
     help="Chains per puzzle, seeds SEED, SEED+1, …; the first solved one is printed.",
@@ -166,7 +167,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--trace-every",
-    type=click.IntRange(min=1),
+    type=Whole(1),
     default=DEFAULT_TRACE_EVERY,
     show_default=True,
     help="Proposals between two traced points.",
@@ -375,7 +376,7 @@ def _write_traces(
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option(
     "--limit",
-    type=click.IntRange(min=1),
+    type=Whole(1),
     default=2,
     show_default=True,
     help="Stop counting at this many solutions (2 proves uniqueness).",

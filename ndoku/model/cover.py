@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import LayoutError
-from ndoku.limits import MAX_SYMBOLS
+from ndoku.limits import MAX_CELLS, MAX_SYMBOLS
 from ndoku.text.grid import Grid
 
 Corner = tuple[int, int]
@@ -90,6 +90,7 @@ def find_layout(
             f"ndoku solves up to {MAX_SYMBOLS} (a cell's candidates are 64 bits); if it is made "
             "of smaller sub-grids, declare them with '# subgrids:'"
         )
+    check_cells(mask)
     closest: tuple[int, int, Box] | None = None  # (cells covered, N, lattice) of the best try
     for size, lattice in _options(max_value, box, region_size):
         if size > min(mask.shape):
@@ -103,6 +104,23 @@ def find_layout(
     if closest is None:
         raise LayoutError("the canvas is smaller than any sub-grid (4×4 at least)")
     raise _uncovered_error(mask, closest[1], closest[2], grid)
+
+
+def check_cells(mask: NDArray[np.bool_]) -> None:
+    """Refuse a canvas of more than :data:`~ndoku.limits.MAX_CELLS` cells.
+
+    >>> import numpy as np
+    >>> check_cells(np.ones((9, 900), dtype=bool))
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.LayoutError: this canvas has 8,100 cells; ndoku takes 4,096 at most (a 64×64 grid)
+    """
+    cells = int(mask.sum())
+    if cells > MAX_CELLS:
+        raise LayoutError(
+            f"this canvas has {cells:,} cells; ndoku takes {MAX_CELLS:,} at most (a "
+            f"{MAX_SYMBOLS}×{MAX_SYMBOLS} grid)"
+        )
 
 
 def declared_layout(
@@ -120,6 +138,7 @@ def declared_layout(
     >>> declared_layout(np.ones((12, 12), dtype=bool), [(0, 0), (0, 3), (3, 0), (3, 3)])
     (9, (3, 3))
     """
+    check_cells(mask)
     for size, lattice in _options(max_value, box, region_size):
         if len(_complete_windows(mask, size, corners)) != len(corners):
             continue

@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ndoku.errors import MissingExtra, NdokuError
+from ndoku.limits import MAX_JOBS
 from ndoku.tasks.chunks import warm
 
 if TYPE_CHECKING:
@@ -53,15 +54,15 @@ def local_workers(address: str) -> int | None:
     >>> local_workers("local:0")
     Traceback (most recent call last):
     ...
-    ndoku.tasks.cluster.ClusterError: local:N takes 1 or more worker processes, not '0'
+    ndoku.tasks.cluster.ClusterError: local:N takes 1 to 1024 worker processes, not '0'
     """
     local = _LOCAL.fullmatch(address)
     if local is not None:
         count = local.group(1)
         if count is None:
             return os.cpu_count() or 1
-        if not count.isdigit() or int(count) < 1:
-            raise ClusterError(f"local:N takes 1 or more worker processes, not {count!r}")
+        if not count.isdigit() or not 1 <= int(count) <= MAX_JOBS:
+            raise ClusterError(f"local:N takes 1 to {MAX_JOBS} worker processes, not {count!r}")
         return int(count)
     if _ADDRESS.fullmatch(address) is None:
         raise ClusterError(

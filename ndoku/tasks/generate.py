@@ -37,7 +37,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError, VerificationError
-from ndoku.limits import DEFAULT_TIMEOUT, GENERATE_PATH_TIMEOUT, check_timeout
+from ndoku.limits import (
+    DEFAULT_TIMEOUT,
+    GENERATE_PATH_TIMEOUT,
+    PROOF_SECONDS,
+    check_count,
+    check_timeout,
+    seconds_left,
+)
 from ndoku.model.layout import available_layouts, load_layout
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
@@ -195,18 +202,17 @@ def random_solution(puzzle: Puzzle, rng: np.random.Generator, deadline: float) -
     empty = np.zeros(puzzle.n_cells, dtype=np.int32)
     nodes = SOLUTION_NODES_PER_CELL * puzzle.n_cells + 1000
     for _ in range(EXACT_TRIES):
-        left = deadline - time.perf_counter()
-        if left <= 0:
+        if time.perf_counter() >= deadline:
             return None
         seeds = _scatter(puzzle, rng)
+        left = seconds_left(deadline)
         found = solve_exact(puzzle, givens=seeds, limit=1, max_nodes=nodes, timeout=left)
         if found.values is not None:
             relabel = np.concatenate([[0], rng.permutation(puzzle.size) + 1]).astype(np.int32)
             return relabel[found.values]
-    left = deadline - time.perf_counter()
-    if left <= 0:
+    if time.perf_counter() >= deadline:
         return None
-    chain = metropolis(puzzle, seed=draw_seed(rng), timeout=left, givens=empty)
+    chain = metropolis(puzzle, seed=draw_seed(rng), timeout=seconds_left(deadline), givens=empty)
     return chain.values if chain.solved else None
 
 
@@ -302,9 +308,12 @@ def generate(
         order = [groups[i] for i in rng.permutation(len(groups))]
         if aim is None:
             found, stop = thin(layout, solution, order, target=target, deadline=deadline)
-            left = max(deadline - time.perf_counter(), 1.0)
+            # the proofs repeat a search thinning made; the path takes what is left
+            left = seconds_left(deadline)
             path_left = min(left, GENERATE_PATH_TIMEOUT)
-            best = (found, solution, rate(layout, found, timeout=left, path_timeout=path_left))
+            proof = max(left, PROOF_SECONDS)
+            rating = rate(layout, found, timeout=proof, path_timeout=path_left, proofs_after=1)
+            best = (found, solution, rating)
             break
         found, rating, late = seek(layout, solution, order, aim, deadline)
         if best is None or aim.distance(rating) < aim.distance(best[2]):
@@ -328,8 +337,7 @@ def _check_arguments(
 ) -> None:
     if givens is not None and aim is not None:
         raise NdokuError("ask for a number of givens or for a difficulty or technique, not both")
-    if seed < 0:
-        raise NdokuError(f"seed must be 0 or more, got {seed}")
+    check_count(seed, "seed")
     check_timeout(timeout)
     if givens is None:
         return
@@ -357,7 +365,8 @@ def _proved(layout: Puzzle, text: str, givens: IntArray, solution: IntArray) -> 
     )
     if not same or not np.array_equal(puzzle.givens, givens):
         raise VerificationError("a generated puzzle does not read back as written")
-    proof = solve_exact(puzzle, timeout=DEFAULT_TIMEOUT)
+    # on the layout's tables (its units were just found equal): built once, not per puzzle
+    proof = solve_exact(layout, givens=puzzle.givens, timeout=DEFAULT_TIMEOUT)
     if not proof.unique or proof.values is None:
         raise VerificationError(f"a generated puzzle is not unique ({proof.status})")
     verify(puzzle, proof.values)

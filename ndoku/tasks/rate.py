@@ -317,6 +317,7 @@ def rate(
     timeout: float = DEFAULT_TIMEOUT,
     path_timeout: float | None = None,
     assume_unique: bool = False,
+    proofs_after: int = 0,
 ) -> Rating:
     """Rate a puzzle: the exact search proves it has one solution, the logic path (given that
     solution) rates it, and optionally chains give their opinion.
@@ -339,6 +340,9 @@ def rate(
     assume_unique : bool
         Let the path use the uniqueness techniques (sound: only a puzzle the search proved
         unique gets a path).
+    proofs_after : int
+        Searches like this one's proof the caller makes after it: the path stops in time for
+        them (within its timeout).
 
     Examples
     --------
@@ -359,6 +363,8 @@ def rate(
     start = time.perf_counter()
     fixed = puzzle.givens if givens is None else givens
     exact = solve_exact(puzzle, givens=fixed, timeout=timeout)
+    path_seconds = timeout if path_timeout is None else path_timeout
+    path_seconds = max(path_seconds - proofs_after * exact.seconds, 0.001)
     status = {"solved": "unique" if exact.unique else "limit"}.get(exact.status, exact.status)
     if status != "unique":
         return Rating(status, exact.nodes, exact.guesses, seconds=time.perf_counter() - start)
@@ -366,7 +372,7 @@ def rate(
         puzzle,
         values=np.asarray(fixed, dtype=np.int32),
         solution=exact.values,
-        timeout=timeout if path_timeout is None else path_timeout,
+        timeout=path_seconds,
         assume_unique=assume_unique,
     )
     hardest = path.hardest

@@ -46,6 +46,8 @@ from ndoku.limits import (
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_PROPOSALS,
     DEFAULT_TIMEOUT,
+    check_count,
+    check_timeout,
 )
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains import (
@@ -238,6 +240,23 @@ class Options:
     def teaching(self) -> bool:
         """True when the exact methods run the teaching search, not ndoku's own solver."""
         return (self.propagation, self.branching) != (DEFAULT_PROPAGATION, DEFAULT_BRANCHING)
+
+    def __post_init__(self) -> None:
+        """Refuse limits no method can run with, before any work (:mod:`ndoku.limits`).
+
+        >>> Options(max_nodes=10**30)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ndoku.errors.NdokuError: max nodes must be a whole number from 1 to 10¹⁸, got a number ...
+        """
+        check_timeout(self.timeout)
+        check_count(self.seed, "seed")
+        check_count(self.max_proposals, "max proposals")
+        check_count(self.limit, "the solution limit", 1)
+        check_count(self.max_nodes, "max nodes", 1)
+        check_count(self.trace_every, "trace_every")
+        if self.exchange_every is not None:
+            check_count(self.exchange_every, "exchange interval", 1)
 
 
 def solve(puzzle: Puzzle, method: str = "auto", options: Options | None = None) -> Outcome:

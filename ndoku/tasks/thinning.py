@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ndoku.errors import NdokuError
+from ndoku.limits import MAX_SECONDS, PROOF_SECONDS, seconds_left
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact import solve_exact, solve_table
 from ndoku.solvers.logic.uniqueness import STEP_NAMES
@@ -45,6 +46,14 @@ from ndoku.tasks.rate import LEVEL_OF, LEVELS, IntArray, Rating, rate, singles
 CHECK_NODES = 2000
 #: Largest batch of removal checks in one exact-solver call.
 MAX_BATCH = 32
+#: Near the deadline, a batch of checks shares the time left: each check gets at least this
+#: many seconds, and the batch this share of the time, since each check may pass its own by
+#: the few milliseconds the exact search runs between two looks at the clock.
+CHECK_LEAST_SECONDS = 0.05
+CHECK_SHARE = 0.75
+#: Proofs a caller makes of thinning's result (its rating's, its read-back's), each repeating
+#: the check that let the last group go: thinning leaves them their time before the deadline.
+PROOFS = 2
 #: The levels ``ndoku rate`` gave before they were named by what a path needs.
 OLD_LEVELS = ("easy", "medium", "hard", "expert")
 
@@ -168,8 +177,9 @@ def thin(
 
     ``givens`` must be a unique puzzle (a full solution is) that holds every group of
     ``order``. A group goes only when the exact solver proves the puzzle without it unique,
-    within ``CHECK_NODES`` nodes. Stops at ``target`` givens (``stop`` is ``target``), when
-    every group was tried (``minimal``) or at ``deadline`` (``timeout``).
+    within ``CHECK_NODES`` nodes (a check the time left cuts short is made again). Stops at
+    ``target`` givens (``stop`` is ``target``), when every group was tried (``minimal``) or in
+    time to prove the result ``PROOFS`` times by ``deadline`` (``timeout``).
 
     >>> from ndoku.solvers.random import generator
     >>> from ndoku.tasks.generate import layout_puzzle, random_solution, symmetry_groups
@@ -183,16 +193,17 @@ def thin(
     count = int((givens > 0).sum())
     queue = deque(order)
     success = 0.9  # running share of checks that let their group go
+    proof = 0.0  # seconds of the check that proved the current givens unique
     while queue:
         if count <= target:
             return givens, "target"
-        left = deadline - time.perf_counter()
+        left = min(deadline - time.perf_counter(), MAX_SECONDS) - PROOFS * proof
         if left <= 0:
             return givens, "timeout"
         prefix = success >= 0.5
         # Expected checks until the outcome changes, plus one.
         odds = success / (1 - success) if prefix else (1 - success) / success
-        size = max(1, min(MAX_BATCH, int(odds) + 1))
+        size = max(1, min(MAX_BATCH, int(odds) + 1, int(left / CHECK_LEAST_SECONDS)))
         picked: list[IntArray] = []
         taken = 0
         while queue and len(picked) < size:
@@ -212,33 +223,35 @@ def thin(
                 rows[i:, group] = 0  # row i lacks every group up to i
             else:
                 rows[i, group] = 0
-        share = left / len(rows)  # the timeout is per check
+        share = CHECK_SHARE * left / len(rows)  # the timeout is per check
         batch = solve_table(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=share)
         results = list(batch)
         ok = [r.unique is True for r in results]
-        timed_out = any(r.stop == "timeout" for r in results)
+        # a check its share of the time cut short decided nothing: its group is tried again
+        cut = [r.stop == "timeout" for r in results]
         if prefix:
             passed = ok.index(False) if False in ok else len(ok)
             if passed:
                 givens = rows[passed - 1].copy()
                 count -= sum(len(g) for g in picked[:passed])
+                proof = float(batch.seconds[passed - 1])
             # the first failure stays for good; the rest were not tried on these givens
-            queue.extendleft(reversed(picked[passed + 1 :]))
-            outcomes = [1.0] * passed + [0.0] * (passed < len(ok))
+            failed = passed < len(ok) and not cut[passed]
+            queue.extendleft(reversed(picked[passed + failed :]))
+            outcomes = [1.0] * passed + [0.0] * failed
         else:
             first = ok.index(True) if True in ok else len(ok)
             if first < len(ok):
                 givens = rows[first].copy()
                 count -= len(picked[first])
+                proof = float(batch.seconds[first])
             # failures stay for good; later successes were tried on the old givens
-            later = zip(picked[first + 1 :], ok[first + 1 :], strict=True)
-            queue.extendleft(reversed([group for group, good in later if good]))
-            outcomes = [float(good) for good in ok]
+            again = [g for i, g in enumerate(picked) if cut[i] or (ok[i] and i > first)]
+            queue.extendleft(reversed(again))
+            outcomes = [float(good) for good, short in zip(ok, cut, strict=True) if not short]
         for outcome in outcomes:
             success = 0.75 * success + 0.25 * outcome
         success = min(max(success, 0.02), 0.98)
-        if timed_out:
-            return givens, "timeout"
     return givens, "target" if count <= target else "minimal"
 
 
@@ -333,7 +346,7 @@ def _thin_in(
             return givens, rating, True
         trial = givens.copy()
         trial[group] = 0
-        left = max(deadline - time.perf_counter(), 1.0)
+        left = seconds_left(deadline)  # a check the deadline cuts short keeps its group
         if not solve_exact(puzzle, givens=trial, max_nodes=CHECK_NODES, timeout=left).unique:
             continue
         rated = _rated(puzzle, trial, deadline)
@@ -343,6 +356,9 @@ def _thin_in(
 
 
 def _rated(puzzle: Puzzle, givens: IntArray, deadline: float) -> Rating:
-    """The rating of ``givens``, in the time left (at least a second, so that the uniqueness
-    of a generated puzzle is proved)."""
-    return rate(puzzle, givens, timeout=max(deadline - time.perf_counter(), 1.0))
+    """The rating of ``givens``: the proof that it is unique in at least ``PROOF_SECONDS``, its
+    path in the time left but the read-back's proof (past it, a lower bound, which fits no
+    aim)."""
+    left = seconds_left(deadline)
+    proof = max(left, PROOF_SECONDS)
+    return rate(puzzle, givens, timeout=proof, path_timeout=left, proofs_after=1)

@@ -6,6 +6,7 @@ import math
 import re
 
 from ndoku.errors import NdokuError
+from ndoku.limits import MAX_GRID
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
@@ -29,7 +30,10 @@ def parse_numbers(text: str, what: str = "temperature") -> list[float]:
             raise NdokuError(f"the {what} grid {text!r} needs a positive step")
         if stop < start:
             raise NdokuError(f"the {what} grid {text!r} is empty: it stops before it starts")
-        count = math.floor((stop - start) / step + 1e-9) + 1
+        span = (stop - start) / step
+        if not span < MAX_GRID:  # NaN and infinity too (1e999 reads as infinity)
+            raise NdokuError(f"the {what} grid {text!r} lists more than {MAX_GRID} numbers")
+        count = math.floor(span + 1e-9) + 1
         return [round(start + k * step, 12) for k in range(count)]
     parts = [part.strip() for part in text.split(",")]
     if not text or not all(re.fullmatch(_NUMBER, part) for part in parts):
@@ -37,4 +41,9 @@ def parse_numbers(text: str, what: str = "temperature") -> list[float]:
             f"cannot read the {what} grid {text!r}: write start:stop:step (e.g. 0.15:0.5:0.025) "
             "or a list such as 0.2,0.25,0.3"
         )
-    return [float(part) for part in parts]
+    if len(parts) > MAX_GRID:
+        raise NdokuError(f"the {what} grid lists more than {MAX_GRID} numbers")
+    numbers = [float(part) for part in parts]
+    if not all(math.isfinite(number) for number in numbers):
+        raise NdokuError(f"the {what} grid {text!r} holds a number too large to read")
+    return numbers

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
 from ndoku.errors import NdokuError
-from ndoku.limits import check_timeout
+from ndoku.limits import MAX_TEMPERATURE, check_count, check_timeout, shown
 
 
 def check_choice(value: str, names: tuple[str, ...], what: str) -> None:
@@ -22,21 +20,22 @@ def check_choice(value: str, names: tuple[str, ...], what: str) -> None:
 
 
 def check_temperature(temperature: float, name: str = "temperature") -> None:
-    """Refuse a temperature that is not a positive number."""
-    if not (math.isfinite(temperature) and temperature > 0):
-        raise NdokuError(f"{name} must be a positive number, got {temperature}")
+    """Refuse a temperature (or an inverse one) that is not a positive number up to
+    :data:`~ndoku.limits.MAX_TEMPERATURE`."""
+    if not (0 < temperature <= MAX_TEMPERATURE):
+        raise NdokuError(
+            f"{name} must be a positive number up to {shown(MAX_TEMPERATURE)}, got {temperature}"
+        )
 
 
 def check_arguments(
     temperature: float, seed: int, max_proposals: int, timeout: float, trace_every: int
 ) -> None:
     """Refuse what no chain can run with: a temperature that is not a positive number, a
-    negative seed, limit or trace stride, a timeout that is not positive."""
+    seed, limit or trace stride (0: no trace) that is no count, a timeout that is not a
+    positive number of seconds (see :mod:`ndoku.limits`)."""
     check_temperature(temperature)
-    if seed < 0:
-        raise NdokuError(f"seed must be 0 or more, got {seed}")
-    if max_proposals < 0:
-        raise NdokuError(f"max proposals must be 0 or more, got {max_proposals}")
+    check_count(seed, "seed")
+    check_count(max_proposals, "max proposals")
     check_timeout(timeout)
-    if trace_every < 0:
-        raise NdokuError(f"trace_every must be 0 (no trace) or more proposals, got {trace_every}")
+    check_count(trace_every, "trace_every")

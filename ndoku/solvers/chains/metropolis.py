@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.jit import compile_notice, kernel
-from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
+from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT, Deadline
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.checks import check_arguments, check_choice
 from ndoku.solvers.chains.kernels import fill_thresholds, single_site_chain, swap_chain
@@ -222,7 +222,9 @@ def metropolis(
     max_proposals : int
         Stop after this many proposals.
     timeout : float
-        Stop after this many seconds (checked between chunks of proposals).
+        Stop after this many seconds, the preparation (pruning) included: checked between
+        chunks of proposals, each sized to take a small share of it (see
+        :class:`~ndoku.limits.Deadline`).
     givens : ndarray, optional
         Fixed cells to use instead of the puzzle's givens (e.g. after propagation).
     moves : str
@@ -258,6 +260,7 @@ def metropolis(
     >>> r.solved, r.moves, r.schedule, r.trace.shape[1], float(r.trace[0, 2])
     (True, 'single', 'exponential', 4, 2.0)
     """
+    deadline = Deadline(timeout)  # the preparation (pruning) counts too
     check_choice(moves, MOVES, "move set")
     schedule = Schedule() if schedule is None else schedule
     if temperature is not None and schedule.t0 is not None and temperature != schedule.t0:
@@ -289,7 +292,8 @@ def metropolis(
         compile_notice("the Metropolis chain", 2, _chain, arguments)
         _chain(*arguments)
 
-    run(0)  # compile or load: untimed
+    with deadline.paused():
+        run(0)  # compile or load: untimed
     start = time.perf_counter()
     chunk = _FIRST_CHUNK
     stop = "max-proposals"
@@ -303,13 +307,16 @@ def metropolis(
         budget = min(chunk, max_proposals - int(stats[_DONE]))
         if budget <= 0:
             break
-        if time.perf_counter() - start > timeout:
+        if deadline.passed():
             stop = "timeout"
             break
         if trace_every and stats[_ROWS] == len(trace):  # the kernel stopped at a full trace
             trace = np.concatenate([trace, np.zeros_like(trace)])
+        before, called = int(stats[_DONE]), time.perf_counter()
         run(budget)
-        chunk = min(chunk * 2, _LAST_CHUNK)
+        ran = int(stats[_DONE]) - before
+        seconds = time.perf_counter() - called
+        chunk = deadline.fit(chunk, ran, seconds, least=_FIRST_CHUNK, most=_LAST_CHUNK)
     seconds = time.perf_counter() - start
     final = t0 if math.isnan(plan[PLAN_NOW]) else float(plan[PLAN_NOW])
     rows = trace[: stats[_ROWS]]

@@ -136,8 +136,7 @@ class Schedule:
             raise NdokuError(f"alpha must be in (0, 1], got {self.alpha}")
         if self.step < 0:
             raise NdokuError(f"step must be 0 (one sweep) or more proposals, got {self.step}")
-        if not (math.isfinite(self.beta_max) and self.beta_max > 0):
-            raise NdokuError(f"beta_max must be a positive number, got {self.beta_max}")
+        check_temperature(self.beta_max, "beta_max")
         if self.length < 1:
             raise NdokuError(f"ramp length must be 1 or more proposals, got {self.length}")
         if self.reheat < 0:

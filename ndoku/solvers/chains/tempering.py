@@ -40,9 +40,9 @@ temperature
 
 Determinism: every replica draws from its own stream and the exchanges from another, all
 derived from the seed (:func:`~ndoku.solvers.random.replica_states`), and exchanges happen
-after fixed numbers of proposals. Which thread runs which replica, and how many rounds one
-kernel call runs between timeout checks, does not change any draw: the same seed gives the
-same result on any number of cores.
+after fixed numbers of proposals. Which thread runs which replica, and how the rounds are cut
+into kernel calls between timeout checks (several rounds, or parts of one), does not change
+any draw: the same seed gives the same result on any number of cores.
 """
 
 from __future__ import annotations
@@ -61,9 +61,15 @@ from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.jit import compile_notice, kernel
-from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
+from ndoku.limits import (
+    DEFAULT_MAX_PROPOSALS,
+    DEFAULT_TIMEOUT,
+    MAX_REPLICAS,
+    Deadline,
+    check_count,
+)
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.chains.checks import check_arguments
+from ndoku.solvers.chains.checks import check_arguments, check_temperature
 from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
 from ndoku.solvers.chains.moves import (
@@ -96,9 +102,11 @@ PLAIN_LADDER_SPANS = {4: (0.9, 1.2), 9: (0.9, 1.2), 16: (0.9, 1.1), 25: (0.92, 1
 #: Proposals per replica between exchanges: 1 000, 10 000 and 100 000 solve 25×25 equally
 #: often; below 10 000 the parallel rounds lose throughput to starting and joining threads.
 DEFAULT_EXCHANGE_EVERY = 10_000
-#: Proposals (all replicas) per kernel call at most, so that the timeout is checked every
-#: ~0.2 s on two cores; calls start at one round and double.
+#: Proposals (all replicas) per kernel call at most; calls start at one round (or, when a
+#: round is long, a part of one of ``_FIRST_PART`` proposals per replica) and double while
+#: they stay within the timeout's stretch (:meth:`~ndoku.limits.Deadline.stretch`).
 _LAST_CALL = 1 << 23
+_FIRST_PART = 1 << 14
 _S11 = np.uint64(11)
 _UNIT = 2.0**-53  # 53 random bits times this: uniform in [0, 1)
 
@@ -187,7 +195,9 @@ def tempering(
     max_proposals : int
         Stop once this many proposals (all replicas together) are made; never exceeded.
     timeout : float
-        Stop after this many seconds (checked between kernel calls, at most ~0.2 s apart).
+        Stop after this many seconds, the preparation (pruning) included: checked between
+        kernel calls, each sized to take a small share of it (a round too long for that runs
+        in parts, which does not change the run).
     givens : ndarray, optional
         Fixed cells to use instead of the puzzle's givens (e.g. after propagation).
     trace_every : int
@@ -226,9 +236,9 @@ def tempering(
     >>> r.solved, r.energy, r.stop, r.schedule, len(r.ladder)
     (True, 0, 'solved', 'tempering', 4)
     """
+    deadline = Deadline(timeout)  # the preparation (pruning) counts too
     ladder = _ladder(puzzle, temperatures, replicas, prune)
-    if exchange_every < 1:
-        raise NdokuError(f"exchange interval must be 1 or more proposals, got {exchange_every}")
+    check_count(exchange_every, "exchange interval", 1)
     check_arguments(ladder[0], seed, max_proposals, timeout, trace_every)
     most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if threads is not None and not 1 <= threads <= most:
@@ -237,7 +247,8 @@ def tempering(
     narrowed, candidates = pruned(puzzle, fixed) if prune else (fixed, None)
     forced = int((narrowed > 0).sum() - (fixed > 0).sum())
     replicas_ = Replicas.start(box_swap_system(puzzle, narrowed, candidates), ladder, seed)
-    replicas_.run(0, 0, 0)  # compile or load: untimed
+    with deadline.paused():
+        replicas_.run(0, 0, 0)  # compile or load: untimed
     previous_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
@@ -247,7 +258,7 @@ def tempering(
             replicas_,
             exchange_every,
             0 if impossible else max_proposals,
-            timeout,
+            deadline,
             trace_every,
             seed,
         )
@@ -261,6 +272,9 @@ def tempering(
 def _ladder(
     puzzle: Puzzle, temperatures: Sequence[float] | None, replicas: int | None, prune: bool
 ) -> tuple[float, ...]:
+    rungs = replicas if temperatures is None else len(temperatures)
+    if rungs is not None and rungs > MAX_REPLICAS:
+        raise NdokuError(f"parallel tempering takes {MAX_REPLICAS} replicas at most, got {rungs}")
     if temperatures is None:
         ladder = default_ladder(puzzle, prune)
         if replicas is not None:
@@ -272,8 +286,7 @@ def _ladder(
     if len(ladder) < 2:
         raise NdokuError(f"parallel tempering needs at least 2 temperatures, got {len(ladder)}")
     for t in ladder:
-        if not (math.isfinite(t) and t > 0):
-            raise NdokuError(f"temperature must be a positive number, got {t}")
+        check_temperature(t)
     if any(b <= a for a, b in itertools.pairwise(ladder)):
         listed = ", ".join(f"{t:g}" for t in ladder)
         raise NdokuError(f"temperatures must rise strictly from the coldest rung, got {listed}")
@@ -338,9 +351,13 @@ class Replicas:
             exchanges=np.zeros((n - 1, 2), dtype=np.int64),
         )
 
-    def run(self, first: int, rounds: int, budget: int) -> int:
+    def run(self, first: int, rounds: int, budget: int, exchange: bool = True) -> int:
         """Rounds ``first`` .. ``first + rounds - 1`` of ``budget`` proposals per replica,
-        each followed by its exchanges; stops after a round that solves. Returns rounds run."""
+        each followed by its exchanges; stops after a round that solves. Returns rounds run.
+
+        Without ``exchange``: ``budget`` proposals of one replica each, a part of round
+        ``first``, which neither exchanges nor stops when a replica solves (so that the round
+        in parts runs as it would whole)."""
         arguments = (
             self.values,
             self.best_values,
@@ -357,6 +374,7 @@ class Replicas:
             first,
             rounds,
             budget,
+            exchange,
         )
         compile_notice("the tempering rounds", 3, _rounds, arguments)
         return int(_rounds(*arguments))
@@ -379,41 +397,62 @@ def _drive(
     replicas: Replicas,
     exchange_every: int,
     max_proposals: int,
-    timeout: float,
+    deadline: Deadline,
     trace_every: int,
     seed: int,
 ) -> TemperingResult:
-    """Call the kernel in growing batches of rounds, checking the limits and tracing between."""
+    """Call the kernel until a replica solves or a limit is reached, checking the limits and
+    tracing between calls: whole rounds, as many as fit in the deadline's stretch (and
+    ``_LAST_CALL``), or the parts of a round too long for it, the last part exchanging."""
     n = len(replicas.ladder)
     per_round = n * exchange_every
     trace: list[tuple[float, ...]] = []
     marked = (0, 0)  # proposals and acceptances at the previous trace row
     start = time.perf_counter()
     done_rounds = 0
-    batch = 1
+    size = 0  # proposals per replica of the round under way
+    made = 0  # of which made so far
+    steps = 0  # proposals per replica of the last call
     stop = "max-proposals"
     while True:
-        if (replicas.stats[:, 0] == 0).any():
+        if made == 0 and (replicas.stats[:, 0] == 0).any():
             stop = "solved"
             break
         if len(replicas.system.pairs) == 0:
             stop = "stuck"
             break
-        left = max_proposals - replicas.proposals
-        # a last, shorter round uses what the cap leaves, so the cap is met but never passed
-        budget = min(exchange_every, left // n)
-        if budget <= 0:
-            break
-        if time.perf_counter() - start > timeout:
+        if made == 0:
+            left = max_proposals - replicas.proposals
+            # a last, shorter round uses what the cap leaves, so the cap is met but never passed
+            size = min(exchange_every, left // n)
+            if size <= 0:
+                break
+        if deadline.passed():
             stop = "timeout"
             break
-        rounds = min(batch, left // per_round) if budget == exchange_every else 1
-        if trace_every:  # end the batch at the round that reaches the next multiple
-            to_row = (marked[0] // trace_every + 1) * trace_every - replicas.proposals
-            rounds = max(1, min(rounds, -(-to_row // per_round)))
-        done_rounds += replicas.run(done_rounds, rounds, budget)
-        batch = min(batch * 2, max(1, _LAST_CALL // per_round))
-        if trace_every and replicas.proposals // trace_every > marked[0] // trace_every:
+        called = time.perf_counter()
+        if steps == 0:
+            steps = min(size, _FIRST_PART)
+        if made == 0 and steps >= size:  # whole rounds
+            rounds = min(steps // size, left // per_round) if size == exchange_every else 1
+            if trace_every:  # end the batch at the round that reaches the next multiple
+                to_row = (marked[0] // trace_every + 1) * trace_every - replicas.proposals
+                rounds = max(1, min(rounds, -(-to_row // per_round)))
+            ran = replicas.run(done_rounds, rounds, size)
+            done_rounds += ran
+            ran *= size
+        else:  # a part of the round; the last one exchanges as a whole round would
+            ran = min(steps, size - made)
+            if made + ran < size:
+                replicas.run(done_rounds, 1, ran, exchange=False)
+                made += ran
+            else:
+                done_rounds += replicas.run(done_rounds, 1, ran)
+                made = 0
+        seconds = time.perf_counter() - called
+        steps = deadline.fit(steps, ran, seconds, min(size, _FIRST_PART), max(1, _LAST_CALL // n))
+        row_due = trace_every and replicas.proposals // trace_every > marked[0] // trace_every
+        if made == 0 and row_due:
             marked = _add_row(trace, replicas, marked)
     seconds = time.perf_counter() - start
     if trace_every and replicas.proposals > marked[0]:
@@ -524,8 +563,10 @@ def _rounds(
     first: int,
     rounds: int,
     budget: int,
+    exchanging: bool,
 ) -> int:
-    """Rounds of all replicas in parallel, each followed by exchanges; returns rounds run."""
+    """Rounds of all replicas in parallel, each followed by exchanges; returns rounds run.
+    Without ``exchanging``, rounds that neither exchange nor stop at a solving replica."""
     n = values.shape[0]
     for t in range(rounds):
         for r in prange(n):
@@ -548,6 +589,8 @@ def _rounds(
                 stats[r],
                 budget,
             )
+        if not exchanging:
+            continue
         if (stats[:, 0] == 0).any():
             return t + 1
         exchange(betas, rung_of, stats[:, 0].copy(), states, exchanges, (first + t) % 2)

@@ -24,9 +24,11 @@ STOP_COMPLETE, STOP_SOLUTIONS, STOP_NODES, STOP_TIMEOUT = range(4)
 # Registers of a paused search: whether puzzle ``i`` is mid-search, its depth, a stack request.
 REG_ACTIVE, REG_DEPTH, REG_GROW = range(3)
 
-#: A search that pauses by the clock reads the time-stamp counter every ``_TICK_CHECK``
-#: nodes; without a counter it pauses after ``_PAUSE_NODES`` nodes.
-_TICK_CHECK = 64
+#: A search that pauses by the clock reads the time-stamp counter every ``TICK_CHECK``
+#: nodes, and every node from ``PROBE_FROM`` up (a probing node there can take milliseconds:
+#: 64 of them overshot a 64×64's timeout by a quarter); without a counter it pauses after
+#: ``_PAUSE_NODES`` nodes.
+TICK_CHECK = 64
 _PAUSE_NODES = 1 << 12
 #: History of a probe side that failed: more than any number of cells fixed.
 _FAILED = 1 << 16
@@ -250,21 +252,22 @@ def _choose(
 
 
 @kernel(inline="always")
-def next_pause(nodes: int, pause_at: int, pause_ticks: int, began: int) -> int:
+def next_pause(nodes: int, pause_at: int, pause_ticks: int, began: int, every: int) -> int:
     """When a search at ``nodes`` next looks at the clock: ``pause_at`` until then, -1 when
     it should pause now (``pause_ticks`` since ``began``; with no clock, ``pause_at`` itself
-    ends the call). The first ``pause_at`` is ``nodes + first_pause(pause_ticks)``."""
+    ends the call), else in ``every`` nodes. The first ``pause_at`` is
+    ``nodes + first_pause(pause_ticks, every)``."""
     if nodes < pause_at:
         return pause_at
     if pause_ticks == 0 or ticks() - began >= pause_ticks:
         return -1
-    return nodes + _TICK_CHECK
+    return nodes + every
 
 
 @kernel(inline="always")
-def first_pause(pause_ticks: int) -> int:
+def first_pause(pause_ticks: int, every: int) -> int:
     """Nodes before a search first looks at the clock (or pauses, without one)."""
-    return _TICK_CHECK if pause_ticks else _PAUSE_NODES
+    return every if pause_ticks else _PAUSE_NODES
 
 
 @kernel(inline="always")
@@ -330,6 +333,7 @@ def search(
     has searched ``call_nodes`` nodes.
     """
     n_puzzles = givens.shape[0]
+    every = 1 if probing is not None else TICK_CHECK
     cap = stack.shape[0]
     spent = 0
     i = first
@@ -367,14 +371,14 @@ def search(
         count = row[STAT_COUNT]
         guesses = row[STAT_GUESSES]
         resumed_at = nodes
-        pause_at = nodes + first_pause(pause_ticks)
+        pause_at = nodes + first_pause(pause_ticks, every)
         stop = STOP_COMPLETE
         paused = False
         while d >= 0:
             if nodes >= max_nodes:
                 stop = STOP_NODES
                 break
-            pause_at = next_pause(nodes, pause_at, pause_ticks, began)
+            pause_at = next_pause(nodes, pause_at, pause_ticks, began, every)
             if pause_at < 0:
                 paused = True
                 break

@@ -54,6 +54,7 @@ from ndoku.solvers.exact.kernels import (
     STOP_COMPLETE,
     STOP_NODES,
     STOP_SOLUTIONS,
+    TICK_CHECK,
     first_pause,
     next_pause,
     settle_row,
@@ -429,14 +430,14 @@ def search_nine(
         count = row[STAT_COUNT]
         guesses = row[STAT_GUESSES]
         resumed_at = nodes
-        pause_at = nodes + first_pause(pause_ticks)
+        pause_at = nodes + first_pause(pause_ticks, TICK_CHECK)
         stop = STOP_COMPLETE
         paused = False
         while d >= 0:
             if nodes >= max_nodes:
                 stop = STOP_NODES
                 break
-            pause_at = next_pause(nodes, pause_at, pause_ticks, began)
+            pause_at = next_pause(nodes, pause_at, pause_ticks, began, TICK_CHECK)
             if pause_at < 0:
                 paused = True
                 break

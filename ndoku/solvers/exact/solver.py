@@ -13,9 +13,14 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.errors import NdokuError
 from ndoku.jit import HAS_TICKS, compile_notice
-from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT, check_timeout
+from ndoku.limits import (
+    DEFAULT_LIMIT,
+    DEFAULT_MAX_NODES,
+    DEFAULT_TIMEOUT,
+    check_count,
+    check_timeout,
+)
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact.kernels import (
     N_STATS,
@@ -210,11 +215,10 @@ def solve_exact(
 
 
 def check_limits(limit: int, max_nodes: int, timeout: float) -> None:
-    """Refuse a solution limit, node limit or timeout that is not positive."""
-    if limit < 1:
-        raise NdokuError(f"the solution limit must be 1 or more, got {limit}")
-    if max_nodes < 1:
-        raise NdokuError(f"max nodes must be 1 or more, got {max_nodes}")
+    """Refuse a solution limit, node limit or timeout outside what the kernels take (counts
+    up to :data:`~ndoku.limits.MAX_COUNT`: they are int64 there)."""
+    check_count(limit, "the solution limit", 1)
+    check_count(max_nodes, "max nodes", 1)
     check_timeout(timeout)
 
 
@@ -289,10 +293,12 @@ class Workspace(WorkArrays):
         )
 
     def grow(self) -> None:
-        """Double the stack depth, keeping its levels."""
+        """Double the stack depth, keeping its levels, up to the deepest a search goes (a
+        level per free cell, and one for the probes)."""
+        depth = min(2 * len(self.stack), self.topology.n_cells + 2)
         for name in ("stack", "tallies", "free_at", "cell_at", "bit_at"):
             old = getattr(self, name)
-            new = np.zeros((2 * len(old), *old.shape[1:]), dtype=old.dtype)
+            new = np.zeros((depth, *old.shape[1:]), dtype=old.dtype)
             new[: len(old)] = old
             setattr(self, name, new)
 
