@@ -21,7 +21,7 @@ from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.study import BRANCHINGS, PROPAGATIONS, search_study
 from ndoku.tasks.verify import problems
 
-from helpers import kaggle, line_puzzle, load, puzzle_of
+from helpers import blank_grid, kaggle, line_puzzle, load, puzzle_of
 
 if TYPE_CHECKING:
     from conftest import CliRun
@@ -130,6 +130,16 @@ def test_limits_are_honoured() -> None:
     late = search_study(hard, "forward", "first", timeout=0.2)
     assert late.stop == "timeout" and late.unique is None  # a solution, perhaps: not proved
     assert time.perf_counter() - start < 10  # generous: a hang would not end
+
+
+@pytest.mark.parametrize(("propagation", "branching"), STRATEGIES[:-1])
+def test_every_teaching_search_stops_at_its_timeout(propagation: str, branching: str) -> None:
+    empty = puzzle_of(blank_grid(25))  # counting its solutions never ends; the stack grows
+    search_study(empty, propagation, branching, max_nodes=1)  # compiled or loaded first
+    start = time.perf_counter()
+    counted = search_study(empty, propagation, branching, limit=10**9, timeout=0.3)
+    assert counted.stop == "timeout"
+    assert 0.3 <= time.perf_counter() - start < 2.0  # generous: a hang would not end
 
 
 def test_bad_choices_are_refused() -> None:

@@ -72,7 +72,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--plateau",
-    type=click.IntRange(min=1),
+    type=Whole(1),
     default=None,
     help="Hill climbing: proposals without progress before a restart [default: by size].",
 )

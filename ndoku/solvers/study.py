@@ -73,6 +73,7 @@ from ndoku.solvers.exact.kernels import (
     STOP_NODES,
     STOP_SOLUTIONS,
     STOP_TIMEOUT,
+    TICK_CHECK,
     first_pause,
     next_pause,
     settle_row,
@@ -262,7 +263,9 @@ def _study(
     nodes = row[STAT_NODES]
     guesses = row[STAT_GUESSES]
     count = row[STAT_COUNT]
-    pause_at = nodes + first_pause(pause_ticks)
+    # full propagation (matching) can take a millisecond a node on large grids
+    every = 1 if level == _FULL else TICK_CHECK
+    pause_at = nodes + first_pause(pause_ticks, every)
     stop = STOP_COMPLETE
     paused = False
     while d >= 0:
@@ -276,7 +279,7 @@ def _study(
         if nodes >= max_nodes:
             stop = STOP_NODES
             break
-        pause_at = next_pause(nodes, pause_at, pause_ticks, began)
+        pause_at = next_pause(nodes, pause_at, pause_ticks, began, every)
         if pause_at < 0:
             paused = True
             break

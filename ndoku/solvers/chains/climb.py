@@ -20,9 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ndoku.errors import NdokuError
 from ndoku.jit import compile_notice
-from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
+from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT, Deadline, check_count
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.checks import check_arguments
 from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
@@ -45,7 +44,7 @@ from ndoku.solvers.random import chain_state, draw_seed, generator
 #: was the quickest there and on 10 diabolical ones (median 82 000 proposals, 18 ms).
 PLATEAU_PER_PAIR = 16
 LEAST_PLATEAU = 100
-#: Proposals of the first kernel call of a climb, and of the longest one (about 0.05 s).
+#: Proposals of a kernel call at least (the first one), and at most.
 _FIRST_CALL = 1 << 12
 _LAST_CALL = 1 << 21
 # The slots of the kernel's int64 ``stats``: energy, lowest energy of the climb, the
@@ -123,11 +122,11 @@ def hillclimb(
     >>> r.solved, r.temperature, r.schedule, r.plateau
     (True, 0.0, 'hillclimb', 192)
     """
+    deadline = Deadline(timeout)
     check_arguments(1.0, seed, max_proposals, timeout, 0)  # its T is 0, no trace
     system = box_swap_system(puzzle, puzzle.givens if givens is None else givens)
     plateau = default_plateau(system) if plateau is None else plateau
-    if plateau < 1:
-        raise NdokuError(f"plateau must be 1 or more proposals, got {plateau}")
+    check_count(plateau, "plateau", 1)
     fills = generator(seed)
     state = chain_state(seed)
     thresholds = acceptance_thresholds(0.0, system.largest_change)  # no uphill move
@@ -146,7 +145,8 @@ def hillclimb(
         compile_notice("the hill-climbing moves", 2, swap_chain, arguments)
         swap_chain(*arguments)
 
-    run(0)  # compile or load: untimed
+    with deadline.paused():
+        run(0)  # compile or load: untimed
     start = time.perf_counter()
     chunk = _FIRST_CALL
     stop = "max-proposals"
@@ -160,7 +160,7 @@ def hillclimb(
         left = max_proposals - int(stats[_DONE])
         if left <= 0:
             break
-        if time.perf_counter() - start > timeout:
+        if deadline.passed():
             stop = "timeout"
             break
         waited = int(stats[_DONE] - stats[_LOWEST_AT])
@@ -170,8 +170,10 @@ def hillclimb(
             stats[_LOWEST_AT] = stats[_DONE]
             restarts += 1
             continue
+        before, called = int(stats[_DONE]), time.perf_counter()
         run(min(chunk, plateau - waited, left))
-        chunk = min(2 * chunk, _LAST_CALL)
+        ran, seconds = int(stats[_DONE]) - before, time.perf_counter() - called
+        chunk = deadline.fit(chunk, ran, seconds, least=_FIRST_CALL, most=_LAST_CALL)
         # at T = 0 the energy never rises: a climb's state is always its lowest
         if stats[_LOWEST] < best_energy:
             best_values, best_energy = climb.values.copy(), int(stats[_LOWEST])
