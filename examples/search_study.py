@@ -18,7 +18,7 @@ puzzles, a run that hit its cap counting as the cap (``≥`` when that decides t
 and how many were solved when not all. The last column is ndoku's default run, uniqueness
 proved: its median (and longest) time per puzzle. Each answer is verified.
 
-    python examples/search_study.py    # examples/figures/search_study.{md,png}, a few minutes
+    python examples/search_study.py    # examples/figures/search_study.{md,png}, about a minute
 """
 
 from __future__ import annotations
