@@ -10,6 +10,8 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from ndoku.model.puzzle import Puzzle, read_puzzles
+
 REPO = Path(__file__).resolve().parent.parent
 #: Where the benchmark sets live, each file in one of them: the sets the unit tests read too
 #: stay in ``tests/data``, the others are in ``benchmarks/data`` (sources and licences of all
@@ -56,6 +58,19 @@ class Goal:
         figure = f"{self.value:.4g} {self.unit}".ljust(16)
         goal = f"{sign} {self.target:g} {self.unit}".ljust(16)
         return f"{mark} {self.name:<58} {figure} {goal} {self.detail}"
+
+
+def one_line_puzzles(relative: str, count: int | None = None) -> list[Puzzle]:
+    """The first ``count`` puzzles (all by default) of a set of one-line puzzles, each line
+    ``puzzle``, ``puzzle,solution``, ``puzzle rating`` or ``id puzzle,solution status`` (then
+    only the ``unique`` ones)."""
+    texts = []
+    for line in benchmark_data(relative).read_text().splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[2] != "unique":
+            continue
+        texts.append((fields[1] if len(fields) == 3 else fields[0]).split(",")[0])
+    return [p for text in texts[:count] for p in read_puzzles(text=text)]
 
 
 def median(values: list[float]) -> float:

@@ -33,6 +33,7 @@ from ndoku.cli.numbers import REPLICAS, TEMPERATURE, Number, Whole
 from ndoku.limits import DEFAULT_TRACE_EVERY
 from ndoku.model.table import PuzzleTable
 from ndoku.solvers.chains import SCHEDULES
+from ndoku.solvers.study import BRANCHINGS, PROPAGATIONS
 from ndoku.tasks.solve import METHODS
 
 if TYPE_CHECKING:
@@ -52,7 +53,28 @@ if TYPE_CHECKING:
     show_default=True,
     help="auto/exact: propagation and search, proving uniqueness; metropolis: the Monte-Carlo "
     "chain; hybrid: pruning (propagation and matching), then the chain within the candidates; "
-    "tempering: replicas of the pruned chain on a temperature ladder (large puzzles).",
+    "tempering: replicas of the pruned chain on a temperature ladder (large puzzles); "
+    "hillclimb: box swaps at T = 0, restarted from a fresh fill after each plateau.",
+)
+@click.option(
+    "--propagation",
+    type=click.Choice(PROPAGATIONS),
+    default=None,
+    help="Exact search, for teaching: none (plain backtracking), forward (forward checking), "
+    "singles (and naked and hidden singles), full (ndoku's) [default: full].",
+)
+@click.option(
+    "--branching",
+    type=click.Choice(BRANCHINGS),
+    default=None,
+    help="Exact search: the first free cell, or the one with the fewest values left "
+    "(mrv) [default: mrv]. Other than full and mrv, the teaching search runs.",
+)
+@click.option(
+    "--plateau",
+    type=Whole(1),
+    default=None,
+    help="Hill climbing: proposals without progress before a restart [default: by size].",
 )
 @click.option(
     "--unique",
@@ -162,6 +184,9 @@ if TYPE_CHECKING:
 def solve(
     files: tuple[str, ...],
     method: str,
+    propagation: str | None,
+    branching: str | None,
+    plateau: int | None,
     unique: bool,
     temperature: float | None,
     moves: str,
@@ -221,6 +246,9 @@ def solve(
         trace_every=trace_every,
         timeout=timeout,
         max_nodes=max_nodes,
+        propagation=propagation,
+        branching=branching,
+        plateau=plateau,
     )
     if plot_path is not None:
         from ndoku.tasks.plot import pyplot
@@ -232,6 +260,7 @@ def solve(
     scenes: list[Scene] = []
     # A batch of one-line puzzles solved exactly and printed as lines goes as one table.
     as_lines = method in ("auto", "exact") and runs == 1 and fmt == "grid" and not pretty
+    as_lines &= not options.teaching
     as_lines &= not pictures and trace_path is None and plot_path is None
     for path, puzzles in (read_tables if as_lines else read_all)(files, symbols, layout):
         if puzzles is None:

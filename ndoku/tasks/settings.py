@@ -12,7 +12,7 @@ from typing import Any
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT, DEFAULT_TRACE_EVERY
 from ndoku.solvers.chains import Schedule
-from ndoku.tasks.solve import CHAIN_METHODS, Options
+from ndoku.tasks.solve import CHAIN_METHODS, EXACT_METHODS, Options
 from ndoku.text.numbers import parse_numbers
 
 
@@ -38,6 +38,9 @@ def solve_options(
     trace_every: int = DEFAULT_TRACE_EVERY,
     timeout: float = DEFAULT_TIMEOUT,
     max_nodes: int | None = None,
+    propagation: str | None = None,
+    branching: str | None = None,
+    plateau: int | None = None,
 ) -> Options:
     """The :class:`~ndoku.tasks.solve.Options` that ``ndoku solve``'s settings ask of ``method``.
 
@@ -61,6 +64,11 @@ def solve_options(
         ``trace_every`` proposals.
     max_proposals, max_nodes : int, optional
         [default: those of ``Options``].
+    propagation, branching : str, optional
+        The exact search's (:mod:`ndoku.solvers.study`); refused for the other methods even
+        when they name ndoku's own [default: ``full`` and ``mrv``].
+    plateau : int, optional
+        Hill climbing's proposals without progress before a restart [default: by size].
     seed, temperature, moves, replicas, exchange_every, prune, timeout
         As in ``Options``.
 
@@ -83,7 +91,7 @@ def solve_options(
         "--replicas": replicas is not None,
         "--exchange-every": exchange_every is not None,
         "--no-prune": not prune,
-        "--runs": runs > 1,
+        "--runs": runs > 1 and method != "hillclimb",
         "--trace": trace,
         "--plot": plot,
     }
@@ -93,6 +101,13 @@ def solve_options(
             f"{', '.join(asked)} {'steers' if len(asked) == 1 else 'steer'} a Monte-Carlo "
             "chain: add --method metropolis, hybrid or tempering"
         )
+    given = {"--propagation": propagation, "--branching": branching}
+    searched = [name for name, value in given.items() if value is not None]
+    if searched and method not in EXACT_METHODS:
+        verb = "chooses" if len(searched) == 1 else "choose"
+        raise NdokuError(f"{' and '.join(searched)} {verb} the exact search: add --method exact")
+    if plateau is not None and method != "hillclimb":
+        raise NdokuError("--plateau ends a climb: add --method hillclimb")
     options = Options(
         seed=seed,
         temperature=temperature,
@@ -104,7 +119,12 @@ def solve_options(
         exchange_every=exchange_every,
         trace_every=trace_every if trace or plot else 0,
         prune=prune,
+        plateau=plateau,
     )
+    if propagation is not None:
+        options = replace(options, propagation=propagation)
+    if branching is not None:
+        options = replace(options, branching=branching)
     if max_proposals is not None:
         options = replace(options, max_proposals=max_proposals)
     if max_nodes is not None:

@@ -7,7 +7,13 @@ method
     ``exact`` (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by
     default), ``hybrid`` (pruning fixes every forced cell, then the chain fills the rest
     within the candidates) or ``tempering`` (replicas of the box-swap chain on a temperature
-    ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to).
+    ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to)
+    or ``hillclimb`` (random-restart hill climbing: box swaps at T = 0, a fresh random fill
+    after each plateau).
+teaching search
+    The exact methods with another ``propagation`` or ``branching`` than ndoku's own
+    (``full`` and ``mrv``): the backtracking of the search study
+    (:func:`ndoku.solvers.study.search_study`), verified like every other answer.
 pruning
     Propagation and all-different matching (:func:`ndoku.solvers.chains.moves.pruned`): forced cells
     become givens, and swap chains keep the other cells to their candidates (the ``forced``
@@ -47,17 +53,22 @@ from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains import (
     DEFAULT_EXCHANGE_EVERY,
     ChainResult,
+    ClimbResult,
     Schedule,
     TemperingResult,
+    hillclimb,
     metropolis,
     tempering,
 )
 from ndoku.solvers.exact import ExactResult, solve_batch
+from ndoku.solvers.study import DEFAULT_BRANCHING, DEFAULT_PROPAGATION, search_study
 from ndoku.tasks.verify import verify, verify_all
 
 IntArray = NDArray[np.int32]
 
-METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering")
+METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering", "hillclimb")
+#: The methods that search exactly (with ndoku's solver, or the teaching search).
+EXACT_METHODS = ("auto", "exact")
 #: The methods that run a Monte-Carlo chain (and can be traced).
 CHAIN_METHODS = ("metropolis", "hybrid", "tempering")
 #: Statuses whose ``values`` are a verified solution.
@@ -82,6 +93,8 @@ class Outcome:
         The chain was pruned first (hybrid, and tempering unless told not to).
     trace : ndarray of float64 or None
         A chain's trace (``TRACE_COLUMNS`` of the chains) when one was asked for.
+    search : tuple of str or None
+        The propagation and branching of a teaching search; None for ndoku's own.
     """
 
     puzzle: Puzzle
@@ -92,6 +105,7 @@ class Outcome:
     result: ExactResult | ChainResult
     pruned: bool = False
     trace: NDArray[np.float64] | None = None
+    search: tuple[str, str] | None = None
 
     @property
     def answered(self) -> bool:
@@ -115,6 +129,8 @@ class Outcome:
         solution = self.puzzle.text(self.values).rstrip("\n") if self.shown(unique) else None
         record: dict[str, object] = {"status": self.status, "solution": solution}
         record |= {"method": self.method, "seconds": round(self.seconds, 6)}
+        if self.search is not None:
+            record |= {"propagation": self.search[0], "branching": self.search[1]}
         result = self.result
         if isinstance(result, ExactResult):
             record |= {"count": result.count, "unique": result.unique, "nodes": result.nodes}
@@ -137,6 +153,8 @@ class Outcome:
             # None (JSON null) for a pair of rungs that never tried an exchange
             rates = result.exchange_rates
             record["exchange_rates"] = [None if math.isnan(r) else round(r, 4) for r in rates]
+        if isinstance(result, ClimbResult):
+            record |= {"restarts": result.restarts, "plateau": result.plateau}
         return record
 
     def message(self, unique: bool = False) -> str | None:
@@ -214,6 +232,14 @@ class Options:
     exchange_every: int | None = None  # tempering: None is its default interval
     trace_every: int = 0
     prune: bool = True  # tempering only: metropolis never prunes, hybrid always does
+    propagation: str = DEFAULT_PROPAGATION  # exact methods, with branching: ndoku's own
+    branching: str = DEFAULT_BRANCHING  # search, any other pair the teaching search
+    plateau: int | None = None  # hillclimb: None is its default
+
+    @property
+    def teaching(self) -> bool:
+        """True when the exact methods run the teaching search, not ndoku's own solver."""
+        return (self.propagation, self.branching) != (DEFAULT_PROPAGATION, DEFAULT_BRANCHING)
 
     def __post_init__(self) -> None:
         """Refuse limits no method can run with, before any work (:mod:`ndoku.limits`).
@@ -273,10 +299,17 @@ def solve_all(
     if method not in METHODS:
         raise NdokuError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     options = options or Options()
-    if method in ("auto", "exact"):
+    if options.teaching and method not in EXACT_METHODS:
+        raise NdokuError(
+            f"a propagation and branching choose the exact search: {method} takes neither"
+        )
+    if options.plateau is not None and method != "hillclimb":
+        raise NdokuError(f"a plateau ends a climb of the hillclimb method: {method} has none")
+    if method in EXACT_METHODS:
         results = solve_exact_all(puzzles, options, jobs=jobs, progress=progress)
+        search = (options.propagation, options.branching) if options.teaching else None
         return [
-            Outcome(p, method, r.status, r.values, r.seconds, r)
+            Outcome(p, method, r.status, r.values, r.seconds, r, search=search)
             for p, r in zip(puzzles, results, strict=True)
         ]
     outcomes = []
@@ -300,16 +333,34 @@ def solve_exact_all(
     ``progress`` are those of :func:`solve_all`.
     """
     options = options or Options()
-    results = solve_batch(
-        puzzles,
+    if options.teaching:  # one puzzle at a time: a study, not a batch solver
+        results = []
+        for done, puzzle in enumerate(puzzles, start=1):
+            results.append(_teaching_search(puzzle, options))
+            if progress is not None:
+                progress(done)
+    else:
+        results = solve_batch(
+            puzzles,
+            limit=options.limit,
+            max_nodes=options.max_nodes,
+            timeout=options.timeout,
+            jobs=jobs,
+            progress=progress,
+        )
+    verify_all(puzzles, [r.values for r in results])
+    return results
+
+
+def _teaching_search(puzzle: Puzzle, options: Options) -> ExactResult:
+    return search_study(
+        puzzle,
+        options.propagation,
+        options.branching,
         limit=options.limit,
         max_nodes=options.max_nodes,
         timeout=options.timeout,
-        jobs=jobs,
-        progress=progress,
     )
-    verify_all(puzzles, [r.values for r in results])
-    return results
 
 
 @dataclass(frozen=True, eq=False)
@@ -450,6 +501,23 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
         )
     if options.ladder is not None or options.replicas is not None or options.exchange_every:
         raise NdokuError("a ladder, replicas or exchanges need the tempering method")
+    if method == "hillclimb":
+        if (
+            options.moves != "box"
+            or options.schedule is not None
+            or options.temperature is not None
+        ):
+            raise NdokuError(
+                "hill climbing swaps within boxes at T = 0: it takes no moves, "
+                "schedule or temperature"
+            )
+        return hillclimb(
+            puzzle,
+            plateau=options.plateau,
+            seed=options.seed,
+            max_proposals=options.max_proposals,
+            timeout=options.timeout,
+        )
     return metropolis(
         puzzle,
         temperature=options.temperature,

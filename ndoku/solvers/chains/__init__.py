@@ -7,13 +7,15 @@ Each module has one job, and the ones below it never import the ones above:
 - :mod:`.schedule`: default temperatures and temperature schedules;
 - :mod:`.kernels`: the jitted proposal loops and their acceptance tables;
 - :mod:`.metropolis`: one chain under a schedule, until solved or a limit;
-- :mod:`.tempering`: replicas on a ladder of temperatures, exchanging states.
+- :mod:`.tempering`: replicas on a ladder of temperatures, exchanging states;
+- :mod:`.climb`: random-restart hill climbing, the box-swap chain at T = 0.
 
 The names most callers need are here.
 """
 
 from __future__ import annotations
 
+from ndoku.solvers.chains.climb import ClimbResult, hillclimb
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, metropolis
 from ndoku.solvers.chains.moves import MOVES, pruned
 from ndoku.solvers.chains.schedule import (
@@ -37,11 +39,13 @@ __all__ = [
     "SCHEDULES",
     "TRACE_COLUMNS",
     "ChainResult",
+    "ClimbResult",
     "Schedule",
     "TemperingResult",
     "default_ladder",
     "default_temperature",
     "geometric_ladder",
+    "hillclimb",
     "metropolis",
     "pruned",
     "puzzle_temperature",
