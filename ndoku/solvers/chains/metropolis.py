@@ -62,6 +62,9 @@ from ndoku.solvers.random import chain_state
 TRACE_COLUMNS = ("proposal", "energy", "temperature", "acceptance")
 _FIRST_CHUNK = 1 << 14
 _LAST_CHUNK = 1 << 22
+#: Seconds a kernel call of a chain may take: between calls the driver looks at the clock,
+#: and Python sees Ctrl-C.
+CALL_SECONDS = 0.1
 _FIRST_TRACE_ROWS = 1 << 10
 # Kernel kinds, and the slots of the int64 ``stats`` array a kernel carries between calls
 # (the first five are those the move kernels keep; the rest belong to the driver).
@@ -308,8 +311,9 @@ def metropolis(
             break
         if trace_every and stats[_ROWS] == len(trace):  # the kernel stopped at a full trace
             trace = np.concatenate([trace, np.zeros_like(trace)])
+        began = time.perf_counter()
         run(budget)
-        chunk = min(chunk * 2, _LAST_CHUNK)
+        chunk = next_call(chunk, time.perf_counter() - began, _LAST_CHUNK)
     seconds = time.perf_counter() - start
     final = t0 if math.isnan(plan[PLAN_NOW]) else float(plan[PLAN_NOW])
     rows = trace[: stats[_ROWS]]
@@ -335,6 +339,21 @@ def metropolis(
         trace=rows.copy(),
         forced=prepared.forced,
     )
+
+
+def next_call(size: int, seconds: float, most: int) -> int:
+    """The size of a chain's next kernel call after one of ``size`` took ``seconds``: twice
+    as big while calls are quick, at most ``most``, smaller when one took longer than
+    :data:`CALL_SECONDS`.
+
+    >>> [next_call(1000, seconds, 1 << 20) for seconds in (0.001, 0.07, 0.4)]
+    [2000, 1000, 250]
+    """
+    if seconds < CALL_SECONDS / 2:
+        return min(2 * size, most)
+    if seconds <= CALL_SECONDS:
+        return size
+    return max(1, int(size * CALL_SECONDS / seconds))
 
 
 @kernel(refcounts=True)

@@ -65,7 +65,7 @@ from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.checks import check_arguments
 from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
-from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, next_call
 from ndoku.solvers.chains.moves import (
     IntArray,
     SwapSystem,
@@ -411,8 +411,9 @@ def _drive(
         if trace_every:  # end the batch at the round that reaches the next multiple
             to_row = (marked[0] // trace_every + 1) * trace_every - replicas.proposals
             rounds = max(1, min(rounds, -(-to_row // per_round)))
+        began = time.perf_counter()
         done_rounds += replicas.run(done_rounds, rounds, budget)
-        batch = min(batch * 2, max(1, _LAST_CALL // per_round))
+        batch = next_call(batch, time.perf_counter() - began, max(1, _LAST_CALL // per_round))
         if trace_every and replicas.proposals // trace_every > marked[0] // trace_every:
             marked = _add_row(trace, replicas, marked)
     seconds = time.perf_counter() - start
