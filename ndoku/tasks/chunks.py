@@ -37,7 +37,7 @@ from ndoku.errors import VerificationError
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.table import PuzzleTable, read_table
-from ndoku.solvers.exact import BatchResult
+from ndoku.solvers.exact import BatchResult, solve_table
 from ndoku.tasks.count import count_all
 from ndoku.tasks.generate import GenerateTimeout, generate, layout_puzzle
 from ndoku.tasks.lines import solve_lines
@@ -339,6 +339,20 @@ def lines_chunk(chunk: Chunk, options: Options) -> tuple[bytes, BatchResult]:
     if table is None:
         raise VerificationError("a chunk of one-line puzzles does not read back as lines")
     return table_fingerprint(table), solve_lines(table, options).batch
+
+
+def search_table(puzzle: Puzzle, givens: NDArray[np.int32], options: Options) -> BatchResult:
+    """The exact search of rows of a table's ``givens`` (``puzzle``: its first), for a worker
+    process of this machine: the arrays themselves travel, and the process that sent them
+    verifies the answers (:func:`~ndoku.tasks.lines.checked`)."""
+    warm("auto")
+    return solve_table(
+        puzzle,
+        givens,
+        limit=options.limit,
+        max_nodes=options.max_nodes,
+        timeout=options.timeout,
+    )
 
 
 def count_chunk(chunk: Chunk, options: Options) -> Reply:
