@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from ndoku import __version__
-from ndoku.cli.common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, Failure
+from ndoku.cli.common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, EXIT_UNSOLVED, Failure
 from ndoku.cli.lab import rate, tune
 from ndoku.cli.looking import graph, layouts, show
 from ndoku.cli.making import generate
@@ -23,6 +23,7 @@ from ndoku.cli.solving import count, solve
 from ndoku.cli.stopping import EXIT_PIPE, Stopped, caught, quiet_stdout
 from ndoku.cli.teaching import explain, hint
 from ndoku.errors import NdokuError, VerificationError
+from ndoku.tasks.workers import WorkerLost
 
 
 class NdokuGroup(click.Group):
@@ -50,6 +51,8 @@ class NdokuGroup(click.Group):
 
 
 def _exit_status(exc: NdokuError) -> int:
+    if isinstance(exc, WorkerLost):  # a rating's or a generation's worker process died
+        return EXIT_UNSOLVED
     return EXIT_BUG if isinstance(exc, VerificationError) else EXIT_BAD_INPUT
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ndoku.tasks.count import Count
     from ndoku.tasks.lines import LineOutcomes, PuzzleOutcomes
     from ndoku.tasks.plot import LabelledTrace
-    from ndoku.tasks.solve import Options, Outcome, Runs
+    from ndoku.tasks.solve import Options, Outcome, Runs, Tally
 
 
 @click.command()
@@ -253,7 +253,7 @@ def solve(
         # the exact search looks for a signal every few milliseconds: its answers are written
         # before the command stops; a chain is left where it stands
         hold = held() if method in ("auto", "exact") and client is None else nullcontext()
-        with progress_bar(len(puzzles) * runs) as bar, hold:
+        with _summary(path, counted, batch), progress_bar(len(puzzles) * runs) as bar, hold:
             per_puzzle = _runs(puzzles, method, options, runs, jobs, client, checking(bar))
             for number, tried in enumerate(per_puzzle, start=1):
                 outcome = tried.representative
@@ -284,8 +284,6 @@ def solve(
                 if pictures:
                     scenes.append(_picture(outcome, unique, pictures))
                 due()
-        if batch:
-            echo(f"ndoku: {path}: {counted}", err=True)
         if len(files) > 1 and fmt == "grid":
             echo()
     _write_traces(traces, trace_path, plot_path)
@@ -336,40 +334,49 @@ def _solve_lines(
     from ndoku.tasks.solve import Tally
 
     counted = Tally()
-    answered, failure, said = True, None, True
+    answered, failure = True, None
     # here, the search looks for a signal every few milliseconds: the part in hand is
     # solved and written before the command stops
     hold = held() if client is None else nullcontext()
-    try:
-        with progress_bar(_total(table)) as bar, hold:
-            if client is not None:
-                from ndoku.tasks.many import iter_lines
+    with _summary(path, counted):
+        try:
+            with progress_bar(_total(table)) as bar, hold:
+                if client is not None:
+                    from ndoku.tasks.many import iter_lines
 
-                spread = iter_lines(table, options, client=client, progress=checking(bar))
-            else:
-                from ndoku.tasks.paced import paced_lines
+                    spread = iter_lines(table, options, client=client, progress=checking(bar))
+                else:
+                    from ndoku.tasks.paced import paced_lines
 
-                spread = paced_lines(table, options, jobs=workers(jobs), progress=checking(bar))
-            for part in spread:
-                echo(part.text(unique), nl=False)
-                counted.add(part.statuses(), part.seconds)
-                answered &= bool(part.shown(unique).all())
-                _say_lost(path, part)
-                due()
-    except BrokenPipeError:  # the reader has gone: nothing more to say
-        said = False
-        raise
-    except NdokuError as exc:  # a bad line further on in a long file
-        if isinstance(exc, VerificationError):
-            raise
-        failure = exc
-    finally:  # stopped or not, what was written is said
-        if said:
-            echo(f"ndoku: {path}: {counted}", err=True)
+                    spread = paced_lines(table, options, jobs=workers(jobs), progress=checking(bar))
+                for part in spread:
+                    echo(part.text(unique), nl=False)
+                    counted.add(part.statuses(), part.seconds)
+                    answered &= bool(part.shown(unique).all())
+                    _say_lost(path, part)
+                    due()
+        except NdokuError as exc:  # a bad line further on in a long file
+            if isinstance(exc, VerificationError):
+                raise
+            failure = exc
     if failure is not None:
         echo(f"Error: {path}: {failure}", err=True)
         return EXIT_BAD_INPUT
     return 0 if answered else EXIT_UNSOLVED
+
+
+@contextmanager
+def _summary(path: str, counted: Tally, said: bool = True) -> Iterator[None]:
+    """A batch's summary line on stderr after the block, stopped (Ctrl-C, an error) or not:
+    what was written, if anything; nothing when the pipe of the answers was closed."""
+    try:
+        yield
+    except BrokenPipeError:
+        said = False
+        raise
+    finally:
+        if said and counted.counts:
+            echo(f"ndoku: {path}: {counted}", err=True)
 
 
 def _say_lost(path: str, part: LineOutcomes | PuzzleOutcomes) -> None:
