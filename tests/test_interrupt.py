@@ -13,32 +13,23 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import SERG
 
 from ndoku.cli import stopping
-from ndoku.model.table import read_table
 from ndoku.picture import files
-from ndoku.tasks.lines import solve_lines
 
 from helpers import DATA, Command
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="signals and /proc of Linux")
 
-SERG = DATA / "sudoku9" / "serg_benchmark_sample1k.txt"
 COPIES = 200  # 200 000 lines: seconds of work, stopped long before its end
 BOUND = 5.0
 
 
 @pytest.fixture(scope="module")
-def answers() -> list[bytes]:
-    table = read_table(SERG.read_text())
-    assert table is not None
-    return solve_lines(table).text().splitlines(keepends=True)
-
-
-@pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("big") / "big.txt"
-    path.write_text(SERG.read_text() * COPIES)
+    path.write_bytes(SERG.read_bytes() * COPIES)
     return path
 
 

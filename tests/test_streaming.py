@@ -10,32 +10,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import CliRun
+from conftest import SERG, CliRun
 
 from ndoku.errors import ParseError
 from ndoku.model.puzzle import read_puzzles
 from ndoku.model.table import PuzzleTable, TableStream, read_table
-from ndoku.tasks.lines import solve_lines
 from ndoku.text.pieces import FIRST_LINES, PIECE_BYTES, read_pieces
 
-from helpers import DATA, Command
+from helpers import Command
 
-SERG = DATA / "sudoku9" / "serg_benchmark_sample1k.txt"
 COPIES = 20  # SERG 20 times: 1.6 MB, two pieces
-
-
-@pytest.fixture(scope="module")
-def answers() -> list[bytes]:
-    """The answer line of each puzzle of SERG, solved as one table."""
-    table = read_table(SERG.read_text())
-    assert table is not None
-    return solve_lines(table).text().splitlines(keepends=True)
 
 
 @pytest.fixture(scope="module")
 def long(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("long") / "long.txt"
-    path.write_text(SERG.read_text() * COPIES)
+    path.write_bytes(SERG.read_bytes() * COPIES)
     assert path.stat().st_size > PIECE_BYTES
     return path
 
