@@ -6,7 +6,9 @@ the puzzles' text, which the worker reads itself with
 :func:`~ndoku.model.table.read_table`), so no frame or array of a layout crosses between
 processes. A chunk also carries the *fingerprint* of what it holds (each puzzle's cells and
 units, givens and pencil marks): the worker sends back the fingerprint of what it read, and
-the batch stops with a :class:`~ndoku.errors.VerificationError` when the two differ.
+the batch stops with a :class:`~ndoku.errors.VerificationError` when the two differ. (A
+worker process of this machine searches a table's rows as arrays, :func:`search_table`, and
+the answers are verified where they are written.)
 
 Glossary
 --------

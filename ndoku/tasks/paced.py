@@ -50,8 +50,8 @@ CHUNK_SECONDS = 0.05
 #: Seconds of work a job for a worker process holds, about.
 JOB_SECONDS = 0.5
 #: Puzzles per chunk (or job) at most, by what is done to them: an exact search takes
-#: microseconds to milliseconds (fewest for a table of lines, without a Puzzle each), a
-#: chain, a rating or a generated puzzle up to seconds.
+#: microseconds to milliseconds (most of them for a table of lines, without a Puzzle each),
+#: a chain, a rating or a generated puzzle up to seconds.
 MOST_PER_CHUNK = {"lines": 5000, "exact": 1000, "slow": 8, "generate": 1}
 
 
