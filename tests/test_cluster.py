@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -190,7 +191,11 @@ def test_ctrl_c_cancels_the_chunks_on_the_cluster(client: Client) -> None:
     with pytest.raises(KeyboardInterrupt) as caught:
         many.solve_many(read_puzzles(NORVIG), client=client, chunk=1, progress=interrupt)
     # the chunks, finished or not, are gone from the scheduler although the interrupted
-    # call (held by ``caught``) still holds their futures
+    # call (held by ``caught``) still holds their futures; the cancel travels on the client's
+    # batched stream, so it reaches the scheduler a moment later
+    deadline = time.monotonic() + 10
+    while client.run_on_scheduler(_tasks) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert caught.traceback and client.run_on_scheduler(_tasks) == 0
 
 
