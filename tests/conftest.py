@@ -1,4 +1,5 @@
-"""Shared fixtures: the real puzzles copied into ``tests/data``, and the CLI run in-process."""
+"""Shared fixtures: the real puzzles copied into ``tests/data``, the CLI run in-process, and
+the answers of a batch that the tests of streaming and interruption write many times."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from click.testing import CliRunner
 from ndoku.cli import main
 
 DATA = Path(__file__).parent / "data"
+#: A thousand 9×9 one-line puzzles, each with several solutions.
+SERG = DATA / "sudoku9" / "serg_benchmark_sample1k.txt"
 #: ``run(*args, input=None)`` → exit status, stdout, stderr.
 CliRun = Callable[..., tuple[int, str, str]]
 
@@ -31,3 +34,14 @@ def run() -> CliRun:
         return result.exit_code, result.stdout, result.stderr
 
     return invoke
+
+
+@pytest.fixture(scope="session")
+def answers() -> list[bytes]:
+    """The answer line of each puzzle of :data:`SERG`, solved as one table."""
+    from ndoku.model.table import read_table
+    from ndoku.tasks.lines import solve_lines
+
+    table = read_table(SERG.read_text())
+    assert table is not None
+    return solve_lines(table).text().splitlines(keepends=True)

@@ -7,6 +7,11 @@ pyproject.toml).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +21,7 @@ from ndoku.model.units import BOX
 from ndoku.solvers.chains.moves import PENALTY, SwapSystem, pruned
 
 DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).resolve().parent.parent
 NINE = DATA / "sudoku9" / "kaggle_bryanpark_first69.txt"
 # Minimal 25×25 puzzles (``id puzzle,solution status``): pruning leaves them most cells.
 GECODE25 = DATA / "sudoku25" / "gecode_25x25_shared6.txt"
@@ -71,3 +77,80 @@ def naive_energy(puzzle: Puzzle, values: np.ndarray, system: SwapSystem | None =
     assert masks is not None and np.array_equal(givens, system.givens)
     free = np.flatnonzero(givens == 0)
     return energy + PENALTY * sum(not int(masks[c]) >> (int(values[c]) - 1) & 1 for c in free)
+
+
+class Command:
+    """A real ``ndoku`` process (this checkout's), its stdout read as it comes: the tests of
+    streaming and interruption watch it, signal it and time its end."""
+
+    def __init__(self, *args: str, stdin: bool = False):
+        self.process = subprocess.Popen(
+            self.argv(*args),
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=self.env(),
+        )
+        self._out = bytearray()
+        self._arrived = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    @staticmethod
+    def argv(*args: str) -> list[str]:
+        return [sys.executable, "-m", "ndoku", *args]
+
+    @staticmethod
+    def env() -> dict[str, str]:
+        """The environment, with this checkout's ``ndoku`` first on the path."""
+        paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+        return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), *paths])}
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        while block := self.process.stdout.read1(1 << 16):  # type: ignore[attr-defined]
+            with self._arrived:
+                self._out += block
+                self._arrived.notify_all()
+        with self._arrived:
+            self._arrived.notify_all()
+
+    def lines(self, at_least: int, timeout: float = 30.0) -> int:
+        """Wait until ``at_least`` whole lines have come (or the process ended, or the
+        timeout passed); the lines come so far."""
+        deadline = time.monotonic() + timeout
+        with self._arrived:
+            while self._out.count(b"\n") < at_least and self._reader.is_alive():
+                if not self._arrived.wait(max(0.0, deadline - time.monotonic())):
+                    break
+            return self._out.count(b"\n")
+
+    def workers(self) -> list[int]:
+        """Its worker processes now (Linux: the children it spawned)."""
+        found = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True
+        ).stdout.split()
+        return [int(pid) for pid in found if b"resource_tracker" not in _cmdline(int(pid))]
+
+    def stop(self, signum: int, timeout: float = 30.0) -> tuple[int, bytes, str, float]:
+        """Send ``signum``; exit status, stdout, stderr and the seconds to the end."""
+        sent = time.monotonic()
+        self.process.send_signal(signum)
+        self.process.wait(timeout)  # its stderr is a few lines: the pipe holds them
+        took = time.monotonic() - sent
+        return (*self.finish(timeout), took)
+
+    def finish(self, timeout: float = 60.0) -> tuple[int, bytes, str]:
+        """Wait for the end: exit status, stdout, stderr."""
+        assert self.process.stderr is not None
+        err = self.process.stderr.read().decode()
+        code = self.process.wait(timeout)
+        self._reader.join(timeout)
+        return code, bytes(self._out), err
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

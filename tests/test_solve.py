@@ -3,9 +3,9 @@ runs over several seeds; options from the command's settings; counts."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ndoku.errors import NdokuError
@@ -15,7 +15,7 @@ from ndoku.solvers.chains.tempering import TemperingResult
 from ndoku.solvers.exact import ExactResult
 from ndoku.tasks.count import count_all
 from ndoku.tasks.settings import solve_options
-from ndoku.tasks.solve import Options, Runs, batch_summary, solve, solve_runs
+from ndoku.tasks.solve import Options, Tally, solve, solve_runs
 
 from helpers import puzzle_of
 
@@ -98,16 +98,11 @@ def test_runs_are_shown_by_the_first_answer_else_the_lowest_best_energy(data: Pa
         assert runs.summary() == "0 of 4 runs solved"
 
 
-def test_a_batch_summary_counts_statuses_run_by_run() -> None:
-    base = solve(puzzle_of(SHIDOKU))
-
-    def runs(*statuses: str) -> Runs:
-        outcomes = (dataclasses.replace(base, status=s, seconds=0.5) for s in statuses)
-        return Runs(tuple(outcomes))
-
-    # run 0 of both puzzles comes before run 1 of either
-    tried = [runs("solved", "unsolved"), runs("none", "none")]
-    assert batch_summary(tried) == "4 puzzles: 1 solved, 2 none, 1 unsolved (2.000 s solving)"
+def test_a_tally_counts_statuses_part_by_part_in_the_order_they_first_appear() -> None:
+    counted = Tally()
+    counted.add(["solved", "unsolved"], 0.5)
+    counted.add(np.array(["none", "none", "solved"]), 1.5)
+    assert str(counted) == "5 puzzles: 2 solved, 1 unsolved, 2 none (2.000 s solving)"
 
 
 @pytest.mark.parametrize(

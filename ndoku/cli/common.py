@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ndoku.cli.numbers import JOBS, SECONDS, Whole
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TIMEOUT
-from ndoku.model.table import PuzzleTable
+from ndoku.model.table import PuzzleTable, TableStream
 from ndoku.picture.book import PAPER
 from ndoku.solvers.chains import MOVES
 
@@ -28,7 +27,6 @@ if TYPE_CHECKING:
     from ndoku.picture.scene import Scene
 
 F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
 
 EXIT_UNSOLVED = 1
 EXIT_BAD_INPUT = 2
@@ -163,46 +161,18 @@ def cluster_client(address: str | None) -> Client | None:
     return click.get_current_context().with_resource(open_cluster(address))
 
 
-class Streamed(Sequence[T]):
-    """``length`` results that ``work(progress=…)`` yields as they arrive, kept as they are
-    read, under a progress bar (``total`` steps) while they come: a loop writes each one as
-    it arrives, and a summary after the loop reads them all again."""
-
-    def __init__(self, length: int, total: int, label: str, work: Callable[..., Iterator[T]]):
-        self._length = length
-        self._arriving = self._arrive(total, label, work)
-        self._kept: list[T] = []
-
-    @staticmethod
-    def _arrive(total: int, label: str, work: Callable[..., Iterator[T]]) -> Iterator[T]:
-        with progress_bar(total, label) as progress:
-            yield from work(progress=progress)
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[T]: ...
-    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
-        wanted = self._length if isinstance(index, slice) else range(self._length)[index] + 1
-        self._kept += itertools.islice(self._arriving, max(0, wanted - len(self._kept)))
-        return self._kept[index]
-
-    def __iter__(self) -> Iterator[T]:
-        return (self[k] for k in range(self._length))
-
-
 def workers(requested: int | None) -> int:
     """Worker processes a batch may use: all cores by default (used only when they pay)."""
     return requested if requested is not None else os.cpu_count() or 1
 
 
 @contextmanager
-def progress_bar(total: int, label: str = "solving") -> Iterator[Callable[[int], None] | None]:
-    """A progress bar on stderr for a batch, when stderr is a terminal."""
-    if total < 2 or not sys.stderr.isatty():
+def progress_bar(
+    total: int | None, label: str = "solving"
+) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr for a batch of ``total`` puzzles (None: not known yet, a
+    long file from a pipe), when stderr is a terminal."""
+    if (total is not None and total < 2) or not sys.stderr.isatty():
         yield None
         return
     from rich.console import Console
@@ -234,35 +204,46 @@ def read_all(
 ) -> Iterator[tuple[str, list[Puzzle] | None]]:
     """``(path, puzzles)`` per file; ``None`` (after printing the error) when it is bad."""
     for path, read in _read_files(files, symbols, layout, tables=False):
-        assert not isinstance(read, PuzzleTable)
+        assert not isinstance(read, PuzzleTable | TableStream)
         yield path, read
 
 
 def read_tables(
     files: Iterable[str], symbols: str | None, layout: str | None
-) -> Iterator[tuple[str, PuzzleTable | list[Puzzle] | None]]:
+) -> Iterator[tuple[str, PuzzleTable | TableStream | list[Puzzle] | None]]:
     """As :func:`read_all`, but a batch of one-line puzzles of one layout is read as a
     :class:`~ndoku.model.table.PuzzleTable` (a hundred thousand lines in a fraction of a
-    second)."""
+    second), or, when the file is long, as a :class:`~ndoku.model.table.TableStream` read as
+    it is solved (a bad line further on is an error met on the way)."""
     yield from _read_files(files, symbols, layout, tables=True)
 
 
 def _read_files(
     files: Iterable[str], symbols: str | None, layout: str | None, tables: bool
-) -> Iterator[tuple[str, PuzzleTable | list[Puzzle] | None]]:
+) -> Iterator[tuple[str, PuzzleTable | TableStream | list[Puzzle] | None]]:
     from ndoku.model.puzzle import read_puzzles
     from ndoku.model.table import read_table
     from ndoku.text.formats import read_file
+    from ndoku.text.pieces import read_pieces
 
     for path in files:
         name = "<stdin>" if path == "-" else path
         try:
-            text = read_file(path)
-            table = read_table(text, name, symbols, layout) if tables else None
-            if table is not None and len(table) > 1:
-                yield name, table
+            if not tables:
+                text = read_file(path)
             else:
-                yield name, read_puzzles(path, text=text, symbols=symbols, layout=layout)
+                pieces = read_pieces(path)
+                first = next(pieces)
+                table = read_table(first.text, name, symbols, layout)
+                if table is not None and not first.last:
+                    yield name, TableStream(table, first, pieces)
+                    continue
+                # the first piece decides: a file that starts as no batch is read whole
+                text = first.text + "".join(piece.text for piece in pieces)
+                if table is not None and first.last and len(table) > 1:
+                    yield name, table
+                    continue
+            yield name, read_puzzles(path, text=text, symbols=symbols, layout=layout)
         except NdokuError as exc:
             if isinstance(exc, VerificationError):
                 raise

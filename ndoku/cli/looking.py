@@ -15,6 +15,7 @@ from ndoku.cli.common import (
     read_all,
 )
 from ndoku.errors import NdokuError
+from ndoku.picture.files import written
 
 
 @click.command()
@@ -134,7 +135,8 @@ def graph(file: str, layout: str | None, symbols: str | None, graphml: str | Non
     )
     if graphml:
         try:
-            nx.write_graphml(peer_graph, graphml)
+            with written(graphml) as partial:
+                nx.write_graphml(peer_graph, partial)
         except OSError as exc:
             raise NdokuError(f"cannot write {graphml}: {exc.strerror or exc}") from None
         click.echo(f"wrote {Path(graphml)}")

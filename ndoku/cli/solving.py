@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING
 
 import click
@@ -15,7 +14,6 @@ from ndoku.cli.common import (
     EXIT_UNSOLVED,
     Failure,
     Pictures,
-    Streamed,
     chain_options,
     cluster_client,
     cluster_option,
@@ -30,18 +28,25 @@ from ndoku.cli.common import (
     workers,
 )
 from ndoku.cli.numbers import REPLICAS, TEMPERATURE, Number, Whole
+from ndoku.cli.stopping import checking, due, echo, held
+from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TRACE_EVERY
-from ndoku.model.table import PuzzleTable
+from ndoku.model.table import PuzzleTable, TableStream
 from ndoku.solvers.chains import SCHEDULES
 from ndoku.solvers.study import BRANCHINGS, PROPAGATIONS
 from ndoku.tasks.solve import METHODS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
     from distributed import Client
 
+    from ndoku.model.puzzle import Puzzle
     from ndoku.picture.scene import Scene
+    from ndoku.tasks.count import Count
+    from ndoku.tasks.lines import LineOutcomes, PuzzleOutcomes
     from ndoku.tasks.plot import LabelledTrace
-    from ndoku.tasks.solve import Options, Outcome
+    from ndoku.tasks.solve import Options, Outcome, Runs, Tally
 
 
 @click.command()
@@ -223,7 +228,7 @@ def solve(
     """
     from ndoku.tasks.plot import labelled_traces
     from ndoku.tasks.settings import solve_options
-    from ndoku.tasks.solve import Runs, batch_summary, solve_runs
+    from ndoku.tasks.solve import Tally
 
     options = solve_options(
         method,
@@ -267,51 +272,50 @@ def solve(
             status = max(status, EXIT_BAD_INPUT)
             continue
         if len(files) > 1 and fmt == "grid":
-            click.echo(f"# {path}")
-        if isinstance(puzzles, PuzzleTable):
+            echo(f"# {path}")
+        if isinstance(puzzles, PuzzleTable | TableStream):
             status = max(status, _solve_lines(path, puzzles, options, unique, jobs, client))
             if len(files) > 1:
-                click.echo()
+                echo()
             continue
-        per_puzzle: Sequence[Runs]
-        if client is not None:  # written as the cluster's chunks arrive
-            from ndoku.tasks.many import iter_runs
-
-            work = partial(iter_runs, puzzles, method, options, runs, client=client)
-            per_puzzle = Streamed(len(puzzles), len(puzzles) * runs, "solving", work)
-        else:
-            with progress_bar(len(puzzles) * runs) as progress:
-                per_puzzle = solve_runs(
-                    puzzles, method, options, runs, jobs=workers(jobs), progress=progress
-                )
         batch = len(puzzles) > 1
-        for number, tried in enumerate(per_puzzle, start=1):
-            outcome = tried.representative
-            shown = outcome.shown(unique)
-            if not shown:
-                status = max(status, EXIT_UNSOLVED)
-            message = outcome.message(unique)
-            if not batch and message is not None:
-                click.echo(f"ndoku: {path}: {message}", err=True)
-            if runs > 1 and not batch:
-                click.echo(f"ndoku: {path}: {tried.summary()}", err=True)
-            if fmt == "json":
-                for run in tried.outcomes:
-                    click.echo(json.dumps(file_record(path, number, batch) | run.record(unique)))
-            elif pretty:
-                _print_pretty(outcome, unique)
-            elif shown:
-                click.echo(outcome.puzzle.text(outcome.values), nl=False)
-            elif outcome.puzzle.grid.style.kind == "line":
-                click.echo(outcome.status)
-            label = f"{path}#{number}" if batch else path
-            traces += labelled_traces(label, tried.outcomes)
-            if pictures:
-                scenes.append(_picture(outcome, unique, pictures))
-        if batch:
-            click.echo(f"ndoku: {path}: {batch_summary(per_puzzle)}", err=True)
+        counted = Tally()
+        # the exact search looks for a signal every few milliseconds: its answers are written
+        # before the command stops; a chain is left where it stands
+        hold = held() if method in ("auto", "exact") and client is None else nullcontext()
+        with _summary(path, counted, batch), progress_bar(len(puzzles) * runs) as bar, hold:
+            per_puzzle = _runs(puzzles, method, options, runs, jobs, client, checking(bar))
+            for number, tried in enumerate(per_puzzle, start=1):
+                outcome = tried.representative
+                counted.add([run.status for run in tried.outcomes], _seconds(tried))
+                shown = outcome.shown(unique)
+                if not shown:
+                    status = max(status, EXIT_UNSOLVED)
+                message = outcome.message(unique)
+                if (not batch or outcome.status == "error") and message is not None:
+                    echo(f"ndoku: {path}: {_which(number, batch)}{message}", err=True)
+                if runs > 1 and not batch:
+                    echo(f"ndoku: {path}: {tried.summary()}", err=True)
+                if fmt == "json":
+                    records = [
+                        file_record(path, number, batch) | run.record(unique)
+                        for run in tried.outcomes
+                    ]
+                    echo("\n".join(json.dumps(record) for record in records))
+                elif pretty:
+                    with held():
+                        _print_pretty(outcome, unique)
+                elif shown:
+                    echo(outcome.puzzle.text(outcome.values), nl=False)
+                elif outcome.puzzle.grid.style.kind == "line":
+                    echo(outcome.status)
+                label = f"{path}#{number}" if batch else path
+                traces += labelled_traces(label, tried.outcomes)
+                if pictures:
+                    scenes.append(_picture(outcome, unique, pictures))
+                due()
         if len(files) > 1 and fmt == "grid":
-            click.echo()
+            echo()
     _write_traces(traces, trace_path, plot_path)
     if scenes:
         pictures.write(scenes)
@@ -319,32 +323,108 @@ def solve(
         raise Failure(status)
 
 
+def _runs(
+    puzzles: list[Puzzle],
+    method: str,
+    options: Options,
+    runs: int,
+    jobs: int | None,
+    client: Client | None,
+    progress: Callable[[int], None],
+) -> Iterator[Runs]:
+    """Each puzzle's runs as they are done, on the cluster or here (where the module of
+    clusters is not even imported)."""
+    if client is not None:
+        from ndoku.tasks.many import iter_runs
+
+        return iter_runs(puzzles, method, options, runs, client=client, progress=progress)
+    from ndoku.tasks.paced import paced_runs
+
+    return paced_runs(puzzles, method, options, runs, jobs=workers(jobs), progress=progress)
+
+
+def _seconds(tried: Runs) -> float:
+    return sum(run.seconds for run in tried.outcomes)
+
+
+def _which(number: int, batch: bool) -> str:
+    return f"puzzle {number}: " if batch else ""
+
+
 def _solve_lines(
     path: str,
-    table: PuzzleTable,
+    table: PuzzleTable | TableStream,
     options: Options,
     unique: bool,
     jobs: int | None,
     client: Client | None,
 ) -> int:
-    """Solve a table of one-line puzzles and print their lines; the exit status it earns."""
-    from ndoku.tasks.lines import solve_lines
+    """Solve a table of one-line puzzles, or a long file's as it is read, and print their
+    lines a part at a time as they are solved; the exit status it earns."""
+    from ndoku.tasks.solve import Tally
 
-    if client is not None:  # each part's lines written as it arrives
-        from ndoku.tasks.many import iter_lines, joined
+    counted = Tally()
+    answered, failure = True, None
+    # here, the search looks for a signal every few milliseconds: the part in hand is
+    # solved and written before the command stops
+    hold = held() if client is None else nullcontext()
+    with _summary(path, counted):
+        try:
+            with progress_bar(_total(table)) as bar, hold:
+                if client is not None:
+                    from ndoku.tasks.many import iter_lines
 
-        with progress_bar(len(table)) as progress:
-            parts = []
-            for part in iter_lines(table, options, client=client, progress=progress):
-                click.echo(part.text(unique), nl=False)
-                parts.append(part)
-        outcomes = joined(table, parts)
-    else:
-        with progress_bar(len(table)) as progress:
-            outcomes = solve_lines(table, options, jobs=workers(jobs), progress=progress)
-        click.echo(outcomes.text(unique), nl=False)
-    click.echo(f"ndoku: {path}: {outcomes.summary()}", err=True)
-    return 0 if outcomes.shown(unique).all() else EXIT_UNSOLVED
+                    spread = iter_lines(table, options, client=client, progress=checking(bar))
+                else:
+                    from ndoku.tasks.paced import paced_lines
+
+                    spread = paced_lines(table, options, jobs=workers(jobs), progress=checking(bar))
+                for part in spread:
+                    echo(part.text(unique), nl=False)
+                    counted.add(part.statuses(), part.seconds)
+                    answered &= bool(part.shown(unique).all())
+                    _say_lost(path, part)
+                    due()
+        except NdokuError as exc:  # a bad line further on in a long file
+            if isinstance(exc, VerificationError):
+                raise
+            failure = exc
+    if failure is not None:
+        echo(f"Error: {path}: {failure}", err=True)
+        return EXIT_BAD_INPUT
+    return 0 if answered else EXIT_UNSOLVED
+
+
+@contextmanager
+def _summary(path: str, counted: Tally, said: bool = True) -> Iterator[None]:
+    """A batch's summary line on stderr after the block, stopped (Ctrl-C, an error) or not:
+    what was written, if anything; nothing when the pipe of the answers was closed."""
+    try:
+        yield
+    except BrokenPipeError:
+        said = False
+        raise
+    finally:
+        if said and counted.counts:
+            echo(f"ndoku: {path}: {counted}", err=True)
+
+
+def _say_lost(path: str, part: LineOutcomes | PuzzleOutcomes) -> None:
+    """Why puzzles of a part have the ``error`` status (their worker process died)."""
+    from ndoku.tasks.lines import PuzzleOutcomes
+
+    if isinstance(part, PuzzleOutcomes):
+        lost = [o for o in part.outcomes if o.status == "error"]
+        if lost:
+            echo(f"ndoku: {path}: {len(lost)} puzzles: {lost[0].message()}", err=True)
+
+
+def _total(table: PuzzleTable | TableStream) -> int | None:
+    """Puzzles of a table, or of a long file (estimated; None when it comes from a pipe)."""
+    if isinstance(table, PuzzleTable):
+        return len(table)
+    later = table.left()
+    return None if later is None else len(table.first) + later
 
 
 def _picture(outcome: Outcome, unique: bool, pictures: Pictures) -> Scene:
@@ -403,8 +483,6 @@ def count(
 
     Exit status 1 when a node or time limit stopped a count before it was certain.
     """
-    from ndoku.tasks.count import Count, count_all
-    from ndoku.tasks.lines import solve_lines
     from ndoku.tasks.solve import Options
 
     options = Options(timeout=timeout, limit=limit)
@@ -417,32 +495,58 @@ def count(
             status = max(status, EXIT_BAD_INPUT)
             continue
         if len(files) > 1 and fmt == "text":
-            click.echo(f"# {path}")
-        counts: Sequence[Count]
-        if client is not None:  # written as the cluster's chunks arrive
-            from ndoku.tasks.many import iter_count
-
-            work = partial(iter_count, puzzles, options, client=client)
-            counts = Streamed(len(puzzles), len(puzzles), "counting", work)
-        else:
-            with progress_bar(len(puzzles)) as progress:
-                if isinstance(puzzles, PuzzleTable):
-                    outcomes = solve_lines(puzzles, options, jobs=workers(jobs), progress=progress)
-                    counts = outcomes.counts()
-                else:
-                    counts = count_all(puzzles, options, jobs=workers(jobs), progress=progress)
-        for number, counted in enumerate(counts, start=1):
-            if not counted.certain:
-                status = max(status, EXIT_UNSOLVED)
-            if fmt == "json":
-                record = file_record(path, number, len(puzzles) > 1) | counted.record()
-                click.echo(json.dumps(record))
-            else:
-                click.echo(counted.text())
+            echo(f"# {path}")
+        batch = not isinstance(puzzles, list) or len(puzzles) > 1
+        total = _total(puzzles) if not isinstance(puzzles, list) else len(puzzles)
+        hold = held() if client is None else nullcontext()  # as in _solve_lines
+        number = 0
+        try:
+            with progress_bar(total, "counting") as bar, hold:
+                for counts in _counts(puzzles, options, jobs, client, checking(bar)):
+                    lines = []
+                    for counted in counts:
+                        number += 1
+                        if not counted.certain:
+                            status = max(status, EXIT_UNSOLVED)
+                        if counted.error is not None:
+                            echo(
+                                f"ndoku: {path}: puzzle {number}: error: {counted.error}", err=True
+                            )
+                        if fmt == "json":
+                            record = file_record(path, number, batch) | counted.record()
+                            lines.append(json.dumps(record) + "\n")
+                        else:
+                            lines.append(counted.text() + "\n")
+                    echo("".join(lines), nl=False)
+                    due()
+        except NdokuError as exc:  # a bad line further on in a long file
+            if isinstance(exc, VerificationError):
+                raise
+            echo(f"Error: {path}: {exc}", err=True)
+            status = max(status, EXIT_BAD_INPUT)
         if len(files) > 1 and fmt == "text":
-            click.echo()
+            echo()
     if status:
         raise Failure(status)
+
+
+def _counts(
+    puzzles: list[Puzzle] | PuzzleTable | TableStream,
+    options: Options,
+    jobs: int | None,
+    client: Client | None,
+    progress: Callable[[int], None],
+) -> Iterator[list[Count]]:
+    """The counts of the puzzles, a part at a time as they are done, on the cluster or here."""
+    if client is None:
+        from ndoku.tasks.paced import paced_counts
+
+        return paced_counts(puzzles, options, jobs=workers(jobs), progress=progress)
+    from ndoku.tasks.many import iter_count, iter_lines
+
+    if isinstance(puzzles, list):
+        return ([counted] for counted in iter_count(puzzles, options, client=client))
+    return (part.counts() for part in iter_lines(puzzles, options, client=client))
 
 
 def _print_pretty(outcome: Outcome, unique: bool) -> None:

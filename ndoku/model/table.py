@@ -4,23 +4,28 @@ A :class:`PuzzleTable` holds one frame and the ``(puzzles, cells)`` givens of ev
 of a file, read in the alphabet :func:`~ndoku.model.reading.batch_reading` chooses for the
 whole file, with the same checks as :func:`~ndoku.model.puzzle.read_puzzles` (a value out of
 range, two equal givens in a unit). :func:`read_table` declines (None) any text it does not
-take whole, and the puzzles are then read one by one, which names what is wrong.
+take whole, and the puzzles are then read one by one, which names what is wrong. A long
+file streams (:class:`TableStream`): a table per piece of it
+(:mod:`~ndoku.text.pieces`), each read as the first was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ndoku.errors import ParseError
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle, from_grid
 from ndoku.model.reading import batch_reading, batch_style, zero_repeats
 from ndoku.text.formats import parse_table
 from ndoku.text.grid import Style
-from ndoku.text.lines import LineTable, symbol_codes
+from ndoku.text.lines import LineTable, line_table, parse_line, symbol_codes
+from ndoku.text.pieces import Piece, piece_lines
 
 IntArray = NDArray[np.int32]
 
@@ -111,6 +116,32 @@ class PuzzleTable:
             start = i + 1
         return b"".join([*pieces, out[start:].tobytes()])
 
+    def following(self, piece: Piece) -> PuzzleTable | list[Puzzle]:
+        """The puzzles of a later piece of this table's file, read as this table was: a
+        table, or (lines of another length, or a line the table does not take) the puzzles
+        one by one, as :func:`~ndoku.model.puzzle.read_puzzles` reads them and with its
+        errors.
+
+        >>> from ndoku.text.pieces import Piece
+        >>> table = read_table("1000003004000002\\n")
+        >>> later = table.following(Piece("0000003004000002\\n", 2, True, 0))
+        >>> later.lines.numbers.tolist(), later.givens.tolist()[0][:8]
+        ([2], [0, 0, 0, 0, 0, 0, 3, 0])
+        """
+        numbered = piece_lines(piece)
+        alphabet = self.style.alphabet if self.reread else self.lines.alphabet
+        headers, source = self.lines.headers, self.source
+        lines = line_table(numbered, alphabet, headers, source)
+        if lines is not None and lines.codes.shape[1] == self.lines.codes.shape[1]:
+            givens = _givens(lines, symbol_codes(alphabet), self.frame)
+            if givens is not None:
+                return replace(self, lines=lines, givens=givens)
+        frames = {(self.lines.side, self.lines.side): self.frame}
+        return [
+            from_grid(parse_line(number, text, alphabet, headers, source), self.layout, frames)
+            for number, text in numbered
+        ]
+
     def symbols(self) -> NDArray[np.uint8]:
         """The byte each value ``0 .. N`` is written as in an answer (0: the empty mark)."""
         marks = [self.style.symbol(v) for v in range(self.size + 1)]
@@ -154,10 +185,61 @@ def read_table(
             for token, value in table.items():
                 codes[ord(token)] = value
             style = batch_style(first, reading, table)
-    values = codes.astype(np.int8)[lines.codes]  # one-line puzzles have at most 36 symbols
-    grid = first.with_values(values[0].reshape(first.shape).astype(np.int32), style)
-    puzzle = from_grid(grid, layout)  # the first puzzle's checks, with their messages
+    values = codes[lines.codes[0]].reshape(first.shape)
+    puzzle = from_grid(first.with_values(values, style), layout)  # the first puzzle's checks
     frame = puzzle.frame
+    givens = _givens(lines, codes, frame)
+    if givens is None:
+        return None
+    return PuzzleTable(lines, frame, givens, style, style is not first.style, layout)
+
+
+class TableStream:
+    """The puzzles of a long batch file, a piece at a time, as they are read: its first
+    table, then each later piece as :meth:`PuzzleTable.following` reads it (a table, or a
+    list of puzzles).
+
+    Examples
+    --------
+    >>> from ndoku.text.pieces import Piece
+    >>> first = Piece("1000003004000002\\n" * 2, 1, False, 17)
+    >>> stream = TableStream(read_table(first.text), first, iter([Piece("0" * 16, 3, True, 0)]))
+    >>> stream.left(), [len(part) for part in stream], stream.left()
+    (1, [2, 1], 0)
+    """
+
+    def __init__(self, first: PuzzleTable, piece: Piece, pieces: Iterator[Piece]):
+        self.first = first
+        self._pieces = pieces
+        self._puzzles, self._chars, self._left = len(first), len(piece.text), piece.left
+
+    def __iter__(self) -> Iterator[PuzzleTable | list[Puzzle]]:
+        yield self.first
+        for piece in self._pieces:
+            try:
+                part = self.first.following(piece)
+            except ParseError as error:  # the lines before the bad one first
+                if error.line is not None and error.line > piece.line:
+                    yield self.first.following(piece.before(error.line))
+                raise
+            self._puzzles += len(part)
+            self._chars += len(piece.text)
+            self._left = piece.left
+            if len(part):
+                yield part
+
+    def left(self) -> int | None:
+        """Puzzles not read yet, as the bytes left of the file and the puzzles per byte so
+        far estimate them; None when the bytes left are not known (a pipe)."""
+        if self._left is None:
+            return None
+        return round(self._left * self._puzzles / max(self._chars, 1))
+
+
+def _givens(lines: LineTable, codes: IntArray, frame: Frame) -> IntArray | None:
+    """The givens of every puzzle of ``lines`` (``codes``: each byte's value), when they all
+    fit ``frame`` with no two equal givens in a unit; else None."""
+    values = codes.astype(np.int8)[lines.codes]  # one-line puzzles have at most 36 symbols
     if frame.cell_rc.shape[0] != values.shape[1] or values.max(initial=0) > frame.size:
         return None
     flat = frame.cell_rc[:, 0] * lines.side + frame.cell_rc[:, 1]
@@ -165,7 +247,7 @@ def read_table(
     givens = (values if in_order else values[:, flat]).astype(np.int32)
     if frame.repeated(givens).any():
         return None
-    return PuzzleTable(lines, frame, givens, style, style is not first.style, layout)
+    return givens
 
 
 def _zeros(lines: LineTable, frame: Frame) -> IntArray:

@@ -1,9 +1,12 @@
 """Writing pictures to files: the format from an option or the extension, several pictures
-to numbered files (or the pages of one PDF)."""
+to numbered files (or the pages of one PDF); every file ndoku writes is written whole or
+not at all (:func:`written`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from ndoku.errors import NdokuError
@@ -41,7 +44,7 @@ def save(
 
     A PDF holds them all, one a page (fitted to ``paper``, unless they are pages already:
     ``on_pages``); SVG and PNG write one file each, numbered ``name-1.svg``, ``name-2.svg``,
-    … when there are several.
+    … when there are several: all of them, or (an error, Ctrl-C) none.
     """
     from ndoku.picture.pdf import to_pdf
     from ndoku.picture.raster import to_png
@@ -60,14 +63,45 @@ def save(
             target.with_name(f"{target.stem}-{k:0{digits}d}{target.suffix}")
             for k in range(1, len(pictures) + 1)
         ]
-    for name, picture in zip(names, pictures, strict=True):
-        _write(name, to_svg(picture).encode() if kind == "svg" else to_png(picture))
+    done: list[Path] = []
+    try:
+        for name, picture in zip(names, pictures, strict=True):
+            done.append(
+                _write(name, to_svg(picture).encode() if kind == "svg" else to_png(picture))
+            )
+    except BaseException:
+        for name in done:
+            name.unlink(missing_ok=True)
+        raise
     return names
 
 
 def _write(path: Path, data: bytes) -> Path:
     try:
-        path.write_bytes(data)
+        with written(path) as partial:
+            partial.write_bytes(data)
     except OSError as exc:
         raise NdokuError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
+
+
+@contextmanager
+def written(path: str | Path) -> Iterator[Path]:
+    """A file beside ``path`` (with its extension) for the block to write, put in its place
+    when the block ends and removed when it raises (an error, Ctrl-C): ``path`` is written
+    whole, or left as it was.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder, written(Path(folder) / "a.txt") as out:
+    ...     _ = out.write_text("whole")
+    ...     sorted(p.name for p in Path(folder).iterdir()) != ["a.txt"]
+    True
+    """
+    target = Path(path)
+    partial = target.with_name(f".{target.stem}.{os.getpid()}.partial{target.suffix}")
+    try:
+        yield partial
+        os.replace(partial, target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise

@@ -6,7 +6,9 @@ the puzzles' text, which the worker reads itself with
 :func:`~ndoku.model.table.read_table`), so no frame or array of a layout crosses between
 processes. A chunk also carries the *fingerprint* of what it holds (each puzzle's cells and
 units, givens and pencil marks): the worker sends back the fingerprint of what it read, and
-the batch stops with a :class:`~ndoku.errors.VerificationError` when the two differ.
+the batch stops with a :class:`~ndoku.errors.VerificationError` when the two differ. (A
+worker process of this machine searches a table's rows as arrays, :func:`search_table`, and
+the answers are verified where they are written.)
 
 Glossary
 --------
@@ -37,7 +39,7 @@ from ndoku.errors import VerificationError
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.table import PuzzleTable, read_table
-from ndoku.solvers.exact import BatchResult
+from ndoku.solvers.exact import BatchResult, solve_table
 from ndoku.tasks.count import count_all
 from ndoku.tasks.generate import GenerateTimeout, generate, layout_puzzle
 from ndoku.tasks.lines import solve_lines
@@ -339,6 +341,20 @@ def lines_chunk(chunk: Chunk, options: Options) -> tuple[bytes, BatchResult]:
     if table is None:
         raise VerificationError("a chunk of one-line puzzles does not read back as lines")
     return table_fingerprint(table), solve_lines(table, options).batch
+
+
+def search_table(puzzle: Puzzle, givens: NDArray[np.int32], options: Options) -> BatchResult:
+    """The exact search of rows of a table's ``givens`` (``puzzle``: its first), for a worker
+    process of this machine: the arrays themselves travel, and the process that sent them
+    verifies the answers (:func:`~ndoku.tasks.lines.checked`)."""
+    warm("auto")
+    return solve_table(
+        puzzle,
+        givens,
+        limit=options.limit,
+        max_nodes=options.max_nodes,
+        timeout=options.timeout,
+    )
 
 
 def count_chunk(chunk: Chunk, options: Options) -> Reply:

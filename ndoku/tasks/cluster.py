@@ -10,19 +10,18 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from ndoku.errors import MissingExtra, NdokuError
 from ndoku.limits import MAX_JOBS
 from ndoku.tasks.chunks import warm
+from ndoku.tasks.workers import Job
 
 if TYPE_CHECKING:
-    from distributed import Client
-
-R = TypeVar("R")
+    from distributed import Client, Future
 
 #: Seconds to reach a scheduler before giving up on it.
 CONNECT_TIMEOUT = 10.0
@@ -131,22 +130,40 @@ def threads(client: Client) -> int:
     return max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
 
 
-def replies(
-    client: Client, function: Callable[..., R], *arguments: Sequence[Any], **constants: Any
-) -> Generator[tuple[int, R]]:
-    """``function`` of each chunk (``arguments``, one sequence per argument) on the cluster,
-    with ``constants``: ``(chunk number, result)`` as they finish.
+def replies(client: Client, jobs: Iterable[Job], ahead: int) -> Generator[tuple[int, Job, Any]]:
+    """Each job run on the cluster: ``(job number, job, result)`` as they finish, with at most
+    ``ahead`` of them submitted and not finished (the rest are taken from ``jobs`` as those
+    finish, so that a long batch is read as it goes).
 
-    Dask runs a chunk again when its worker is lost, or (up to :data:`RETRIES` times) when
-    it raised; the first chunks submitted run first. When the caller stops (an error,
-    Ctrl-C, a loop left early) the chunks not finished are cancelled.
+    Dask runs a job again when its worker is lost, or (up to :data:`RETRIES` times) when
+    it raised; the jobs submitted first run first. When the caller stops (an error, Ctrl-C,
+    a loop left early) the jobs not finished are cancelled.
     """
     dask = distributed()
-    futures = client.map(function, *arguments, retries=RETRIES, pure=False, **constants)
-    number = {future.key: k for k, future in enumerate(futures)}
+    taken = enumerate(jobs)
+    running = dask.as_completed(with_results=True)
+    # the jobs not finished, by key; a finished one is let go, so that the cluster forgets it
+    pending: dict[Any, tuple[int, Job, Future[Any]]] = {}
+    last: list[Future[Any]] = []
+
+    def submit() -> None:
+        item = next(taken, None)
+        if item is not None:
+            number, job = item
+            future = client.submit(
+                job.function, *job.args, retries=RETRIES, pure=False, **job.kwargs
+            )
+            pending[future.key] = (number, job, future)
+            running.add(future)
+
     try:
-        for future, result in dask.as_completed(futures, with_results=True):
-            yield number[future.key], result
+        for _ in range(ahead):
+            submit()
+        for future, result in running:
+            number, job, _ = pending.pop(future.key)
+            last = [future]
+            yield number, job, result
+            submit()
     finally:
         if client.status == "running":  # not when the client was closed before the caller
-            client.cancel(futures)  # type: ignore[no-untyped-call]
+            client.cancel([f for *_, f in pending.values()] + last)  # type: ignore[no-untyped-call]

@@ -12,18 +12,23 @@ from ndoku.tasks.solve import Options, solve_exact_all
 
 @dataclass(frozen=True, eq=False)
 class Count:
-    """The solutions the exact search found (``result``), counting up to ``limit``."""
+    """The solutions the exact search found (``result``), counting up to ``limit``; no
+    result, and the ``error`` why, when the worker process counting them died."""
 
-    result: ExactResult
+    result: ExactResult | None
     limit: int
+    error: str | None = None
 
     @property
     def certain(self) -> bool:
         """True when the count is exact or reached the limit: no node or time limit stopped it."""
-        return self.result.stop in ("complete", "solutions")
+        return self.result is not None and self.result.stop in ("complete", "solutions")
 
     def text(self) -> str:
-        """``1``; ``≥2`` at the limit; ``≥0 (node limit)`` or ``(timeout)`` when cut short."""
+        """``1``; ``≥2`` at the limit; ``≥0 (node limit)`` or ``(timeout)`` when cut short;
+        ``error`` without a result."""
+        if self.result is None:
+            return "error"
         found, stop = self.result.count, self.result.stop
         if stop == "complete":
             return str(found)
@@ -34,6 +39,8 @@ class Count:
     def record(self) -> dict[str, object]:
         """The count as a JSON object."""
         result = self.result
+        if result is None:
+            return {"count": None, "limit": self.limit, "stop": "error", "error": self.error}
         record: dict[str, object] = {"count": result.count, "at_least": result.stop != "complete"}
         record |= {"limit": self.limit, "nodes": result.nodes, "guesses": result.guesses}
         return record | {"stop": result.stop, "seconds": round(result.seconds, 6)}

@@ -1,18 +1,24 @@
 """Batches of one-line puzzles solved as arrays: the exact search, one check of every answer,
-and the answer lines, without a Puzzle per puzzle (:func:`solve_lines`)."""
+and the answer lines, without a Puzzle per puzzle (:func:`solve_lines`).
+
+A long batch comes in parts (:class:`~ndoku.model.table.TableStream`): the outcomes of a
+table are :class:`LineOutcomes`, those of puzzles read one by one (or lost with their worker
+process) :class:`PuzzleOutcomes`, and both give out their lines, statuses and counts alike.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ndoku.model.puzzle import Puzzle
 from ndoku.model.table import PuzzleTable
-from ndoku.solvers.exact import BatchResult, solve_table
+from ndoku.solvers.exact import BatchResult, ExactResult, solve_table
 from ndoku.tasks.count import Count
-from ndoku.tasks.solve import ANSWERED, Options, tally
+from ndoku.tasks.solve import ANSWERED, Options, Outcome, tally
 from ndoku.tasks.verify import verify_table
 
 
@@ -29,6 +35,14 @@ class LineOutcomes:
 
     table: PuzzleTable
     batch: BatchResult
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent solving them."""
+        return float(self.batch.seconds.sum())
 
     def statuses(self) -> NDArray[np.str_]:
         """Each puzzle's status, as :class:`~ndoku.tasks.solve.Outcome` names it."""
@@ -53,7 +67,52 @@ class LineOutcomes:
 
     def summary(self) -> str:
         """``10000 puzzles: 10000 solved (0.152 s solving)``, as for a batch of puzzles."""
-        return tally(self.statuses().tolist(), float(self.batch.seconds.sum()))
+        return tally(self.statuses().tolist(), self.seconds)
+
+
+@dataclass(frozen=True, eq=False)
+class PuzzleOutcomes:
+    """The outcomes of one-line puzzles of a batch read one by one, given out as
+    :class:`LineOutcomes` gives them (``limit``: of the counts).
+
+    >>> from ndoku.model.table import read_table
+    >>> part = lost(read_table("1000003004000002\\n0000000000000000\\n"), OSError("gone"), 2)
+    >>> part.text(), part.counts()[0].text(), part.outcomes[0].message()
+    (b'error\\nerror\\n', 'error', 'error: gone')
+    """
+
+    outcomes: Sequence[Outcome]
+    limit: int
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def seconds(self) -> float:
+        return sum(o.seconds for o in self.outcomes)
+
+    def statuses(self) -> NDArray[np.str_]:
+        return np.array([o.status for o in self.outcomes], dtype=str)
+
+    def shown(self, unique: bool = False) -> NDArray[np.bool_]:
+        return np.array([o.shown(unique) for o in self.outcomes], dtype=bool)
+
+    def text(self, unique: bool = False) -> bytes:
+        return "".join(
+            o.puzzle.text(o.values) if o.shown(unique) else f"{o.status}\n" for o in self.outcomes
+        ).encode()
+
+    def counts(self) -> list[Count]:
+        return [
+            Count(o.result if isinstance(o.result, ExactResult) else None, self.limit, o.error)
+            for o in self.outcomes
+        ]
+
+
+def lost(part: PuzzleTable | Sequence[Puzzle], error: Exception, limit: int) -> PuzzleOutcomes:
+    """The ``error`` outcomes of a part of a batch whose worker process died (``error``)."""
+    puzzles = [part.puzzle(i) for i in range(len(part))] if isinstance(part, PuzzleTable) else part
+    return PuzzleOutcomes([Outcome.lost(p, "auto", error) for p in puzzles], limit)
 
 
 def solve_lines(
@@ -89,5 +148,11 @@ def solve_lines(
         jobs=jobs,
         progress=progress,
     )
+    return checked(table, batch)
+
+
+def checked(table: PuzzleTable, batch: BatchResult) -> LineOutcomes:
+    """The outcomes of ``table`` from the search's arrays, once every answer is verified
+    (in one compiled call): here, whoever searched."""
     verify_table(table, batch.values, batch.counts >= 1)
     return LineOutcomes(table, batch)

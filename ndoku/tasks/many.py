@@ -2,10 +2,13 @@
 in input order.
 
 Each ``*_many`` function returns a list; its ``iter_*`` form yields the same results, in
-input order, as they arrive. Without a ``client`` the work runs on this machine (``jobs``
-worker processes); with a ``distributed.Client`` (``pip install 'ndoku[dask]'``) it goes to
-the cluster in chunks of puzzles as text (:mod:`ndoku.tasks.chunks`), which the workers read
-back, solve and verify; a chunk whose worker fails or is lost is run again by Dask.
+input order, as they arrive. Without a ``client`` the work runs on this machine: solving
+and counting a chunk at a time here, then in ``jobs`` worker processes when the rest is
+long (:mod:`ndoku.tasks.paced`; a worker that dies gives its puzzles the ``error`` status);
+with a ``distributed.Client`` (``pip install 'ndoku[dask]'``) it goes to the cluster in
+chunks of puzzles as text (:mod:`ndoku.tasks.chunks`), which the workers read back, solve
+and verify; a chunk whose worker fails or is lost is run again by Dask. A batch of one-line
+puzzles may come as a :class:`~ndoku.model.table.TableStream`, read as it is solved.
 Generation gives puzzle ``k`` the seed ``seed + k``, wherever it runs, so a cluster makes the
 same puzzles as this machine does.
 
@@ -14,23 +17,21 @@ Glossary
 chunk
     Consecutive puzzles of a batch sent to a worker together; by default a batch is cut into
     about :data:`CHUNKS_PER_WORKER` chunks per worker thread, of at most
-    :data:`MOST_PER_CHUNK` puzzles (for the exact search; fewer for slower work).
+    :data:`~ndoku.tasks.paced.MOST_PER_CHUNK` puzzles (for the exact search; fewer for
+    slower work).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
-from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.model.table import PuzzleTable
-from ndoku.solvers.exact import join_results
+from ndoku.model.table import PuzzleTable, TableStream
 from ndoku.tasks.chunks import (
     Made,
     Reply,
@@ -41,30 +42,37 @@ from ndoku.tasks.chunks import (
     lines_chunk,
     rate_chunk,
     solve_chunk,
-    table_chunk,
     to_chunk,
     unpack,
 )
-from ndoku.tasks.count import Count, count_all
+from ndoku.tasks.count import Count
 from ndoku.tasks.generate import Generated, GenerateTimeout, generate, layout_puzzle
-from ndoku.tasks.lines import LineOutcomes, solve_lines
+from ndoku.tasks.lines import LineOutcomes, PuzzleOutcomes
+from ndoku.tasks.paced import (
+    MOST_PER_CHUNK,
+    Progress,
+    cut,
+    in_order,
+    lines_back,
+    lines_job,
+    outcomes_back,
+    paced_counts,
+    paced_lines,
+    paced_runs,
+)
 from ndoku.tasks.rate import Rating, rate
-from ndoku.tasks.solve import METHODS, Options, Outcome, Runs, solve_runs
+from ndoku.tasks.solve import METHODS, Options, Outcome, Runs
+from ndoku.tasks.workers import Job, WorkerLost, run_jobs
 
 if TYPE_CHECKING:
     from distributed import Client
 
 P = ParamSpec("P")
 R = TypeVar("R")
-Progress = Callable[[int], None] | None
 
 #: Chunks per worker thread a batch is cut into by default: enough that a slow chunk does
 #: not keep the others waiting, few enough that the work of sending one stays small.
 CHUNKS_PER_WORKER = 4
-#: Puzzles per chunk at most, by what is done to them: an exact search takes microseconds
-#: to milliseconds (a table of lines, without a Puzzle each, the fewest), a chain, a rating
-#: or a generated puzzle up to seconds.
-MOST_PER_CHUNK = {"lines": 5000, "exact": 1000, "slow": 8, "generate": 1}
 
 
 def chunk_size(puzzles: int, threads: int, kind: str = "exact") -> int:
@@ -111,19 +119,20 @@ def iter_runs(
         raise NdokuError(f"runs must be 1 or more, got {runs}")
     options = options or Options()
     if client is None:
-        yield from solve_runs(puzzles, method, options, runs, jobs=jobs, progress=progress)
+        yield from paced_runs(puzzles, method, options, runs, jobs=jobs, progress=progress)
         return
     kind = "exact" if method in ("auto", "exact") else "slow"
-    parts = _parts(puzzles, chunk or chunk_size(len(puzzles) * runs, _threads(client), kind))
-    chunks = [to_chunk(part) for part in parts]
+    size = chunk or chunk_size(len(puzzles) * runs, _threads(client), kind)
     seeded = [replace(options, seed=options.seed + r) for r in range(runs)]
-    work = [(c, seeded[r]) for c in chunks for r in range(runs)]
-    arrived = _replies(client, jobs, solve_chunk, *zip(*work, strict=True), method=method)
-    sizes = [c.size for c, _ in work]
+    work = (
+        Job(solve_chunk, (sent, seeded[r]), {"method": method}, len(part), part)
+        for part in _parts(puzzles, size)
+        for sent in [to_chunk(part)]
+        for r in range(runs)
+    )
     tried: list[list[Outcome]] = []
-    for k, reply in _in_order(arrived, sizes, progress):
-        c = k // runs
-        tried.append(unpack(check_reply(chunks[c], reply), puzzle=parts[c]))
+    for job, reply in in_order(_replies(client, jobs, work), progress):
+        tried.append(outcomes_back(job, reply, method))
         if len(tried) == runs:
             yield from (Runs(tuple(one)) for one in zip(*tried, strict=True))
             tried = []
@@ -182,7 +191,7 @@ solve_many = _listed(
 
 
 def iter_count(
-    puzzles: Sequence[Puzzle] | PuzzleTable,
+    puzzles: Sequence[Puzzle] | PuzzleTable | TableStream,
     options: Options | None = None,
     *,
     jobs: int = 1,
@@ -192,22 +201,22 @@ def iter_count(
 ) -> Iterator[Count]:
     """Count the solutions of a batch, up to ``options.limit``, here or on a Dask cluster:
     a count per puzzle, in input order as they arrive. The parameters are those of
-    :func:`iter_solve`; the puzzles may be a table (:func:`iter_lines`).
+    :func:`iter_solve`; the puzzles may be a table or a stream of them
+    (:func:`iter_lines`), and a puzzle whose worker process died counts as ``error``.
 
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
     >>> [c.text() for c in iter_count([p], Options(limit=5))]
     ['≥5']
     """
     options = options or Options()
-    if isinstance(puzzles, PuzzleTable):
-        spread = iter_lines(
-            puzzles, options, jobs=jobs, client=client, chunk=chunk, progress=progress
-        )
+    if client is None:
+        for counts in paced_counts(puzzles, options, jobs=jobs, progress=progress):
+            yield from counts
+        return
+    if isinstance(puzzles, PuzzleTable | TableStream):
+        spread = iter_lines(puzzles, options, client=client, chunk=chunk, progress=progress)
         for part in spread:
             yield from part.counts()
-        return
-    if client is None:
-        yield from count_all(puzzles, options, jobs=jobs, progress=progress)
         return
     size = chunk or chunk_size(len(puzzles), _threads(client))
     yield from _spread(puzzles, size, client, jobs, progress, count_chunk, options=options)
@@ -217,41 +226,41 @@ count_many = _listed(iter_count, "The counts of :func:`iter_count` in a list, in
 
 
 def iter_lines(
-    table: PuzzleTable,
+    table: PuzzleTable | TableStream,
     options: Options | None = None,
     *,
     jobs: int = 1,
     client: Client | None = None,
     chunk: int | None = None,
     progress: Progress = None,
-) -> Iterator[LineOutcomes]:
-    """:func:`~ndoku.tasks.lines.solve_lines` of a table of one-line puzzles, here or on a
-    Dask cluster: the outcomes of consecutive parts of the table (here, one part), in order,
-    as they arrive; :func:`joined` puts them together. The parameters are those of
+) -> Iterator[LineOutcomes | PuzzleOutcomes]:
+    """:func:`~ndoku.tasks.lines.solve_lines` of a table of one-line puzzles, or of a long
+    file's as it is read, here or on a Dask cluster: the outcomes of consecutive parts of it,
+    in order, as they arrive (:class:`~ndoku.tasks.lines.PuzzleOutcomes` for puzzles read
+    one by one, or whose worker process died). The parameters are those of
     :func:`iter_solve`.
 
     >>> from ndoku.model.table import read_table
     >>> table = read_table("1000003004000002\\n0000000000000000\\n")
     >>> [part.statuses().tolist() for part in iter_lines(table)]
-    [['solved', 'multiple']]
+    [['solved'], ['multiple']]
     """
     options = options or Options()
     if client is None:
-        yield solve_lines(table, options, jobs=jobs, progress=progress)
+        yield from paced_lines(table, options, jobs=jobs, progress=progress)
         return
-    size = chunk or chunk_size(len(table), _threads(client), "lines")
-    starts = range(0, len(table), size)
-    chunks = [table_chunk(table, a, a + size) for a in starts]
-    arrived = _replies(client, jobs, lines_chunk, chunks, options=options)
-    for k, reply in _in_order(arrived, [c.size for c in chunks], progress):
-        part = table.rows(starts[k], starts[k] + chunks[k].size)
-        yield LineOutcomes(part, check_reply(chunks[k], reply))
-
-
-def joined(table: PuzzleTable, parts: Sequence[LineOutcomes]) -> LineOutcomes:
-    """The outcomes of a whole table from those of its consecutive parts."""
-    batches = [part.batch for part in parts]
-    return LineOutcomes(table, join_results(batches, batches[0].limit))
+    stream, parts = (table, table) if isinstance(table, TableStream) else (None, [table])
+    first = stream.first if stream is not None else table
+    assert isinstance(first, PuzzleTable)
+    later = 0 if stream is None else stream.left() or 0
+    size = chunk or chunk_size(len(first) + later, _threads(client), "lines")
+    work = (
+        lines_job(cut(part, a, a + size), options, lines_chunk)
+        for part in parts
+        for a in range(0, len(part), size)
+    )
+    for job, reply in in_order(_replies(client, jobs, work), progress):
+        yield lines_back(job, reply, options.limit)
 
 
 def iter_rate(
@@ -340,19 +349,14 @@ def iter_generate(
     text = read_file(layout) if Path(layout).is_file() else None
     workers = jobs if client is None else _threads(client)
     size = chunk or chunk_size(count, workers, "generate")
-    starts = range(0, count, size)
-    batches = [(seeds[k : k + size], commands[k : k + size]) for k in starts]
-    arrived = _replies(
-        client,
-        jobs,
-        generate_chunk,
-        [seeds for seeds, _ in batches],
-        [said for _, said in batches],
-        layout=layout,
-        layout_text=text,
-        settings=settings,
+    constants = {"layout": layout, "layout_text": text, "settings": settings}
+    work = (
+        Job(generate_chunk, (seeds[k : k + size], commands[k : k + size]), constants, size)
+        for k in range(0, count, size)
     )
-    for _, made in _in_order(arrived, [len(s) for s, _ in batches], progress):
+    for _, made in in_order(_replies(client, jobs, work), progress):
+        if isinstance(made, WorkerLost):
+            raise made
         yield from (_generated(one) for one in made)
 
 
@@ -389,10 +393,14 @@ def _spread(
     **constants: Any,
 ) -> Iterator[Any]:
     """The results of ``function`` on chunks of ``size`` puzzles, in input order."""
-    chunks = [to_chunk(part) for part in _parts(puzzles, size)]
-    arrived = _replies(client, jobs, function, chunks, **constants)
-    for k, reply in _in_order(arrived, [c.size for c in chunks], progress):
-        yield from unpack(check_reply(chunks[k], reply))
+    work = (
+        Job(function, (to_chunk(part),), constants, len(part), part)
+        for part in _parts(puzzles, size)
+    )
+    for job, reply in in_order(_replies(client, jobs, work), progress):
+        if isinstance(reply, WorkerLost):
+            raise reply
+        yield from unpack(check_reply(job.args[0], reply))
 
 
 def _threads(client: Client) -> int:
@@ -402,59 +410,12 @@ def _threads(client: Client) -> int:
 
 
 def _replies(
-    client: Client | None,
-    jobs: int,
-    function: Callable[..., R],
-    *arguments: Sequence[Any],
-    **constants: Any,
-) -> Generator[tuple[int, R]]:
-    """``function`` of each chunk, with ``constants``, on the cluster or in ``jobs``
-    processes here: ``(chunk number, result)`` as they finish."""
+    client: Client | None, jobs: int, work: Iterable[Job]
+) -> Generator[tuple[int, Job, Any] | None]:
+    """Each job run on the cluster or in ``jobs`` worker processes here: ``(number, job,
+    result)`` as they finish (see :func:`~ndoku.tasks.workers.run_jobs`)."""
     if client is not None:
         from ndoku.tasks.cluster import replies
 
-        return replies(client, function, *arguments, **constants)
-    return _pool_replies(jobs, function, arguments, constants)
-
-
-def _pool_replies(
-    jobs: int,
-    function: Callable[..., R],
-    arguments: Sequence[Sequence[Any]],
-    constants: dict[str, Any],
-) -> Generator[tuple[int, R]]:
-    # spawned, as the exact search's workers are: safe on every platform
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
-    try:
-        number: dict[Future[R], int] = {}
-        for k, args in enumerate(zip(*arguments, strict=True)):
-            number[pool.submit(function, *args, **constants)] = k
-        pending = set(number)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield number[future], future.result()
-    finally:
-        pool.shutdown(cancel_futures=True)
-
-
-def _in_order(
-    arrived: Generator[tuple[int, R]], sizes: Sequence[int], progress: Progress
-) -> Iterator[tuple[int, R]]:
-    """Results numbered as they finish, in number order; ``progress`` counts the puzzles of
-    the chunks finished (``sizes``: puzzles per chunk). Stopped early (an error, Ctrl-C in
-    ``progress``, a loop left), it stops ``arrived``, which cancels what is not done."""
-    waiting: dict[int, R] = {}
-    following, done = 0, 0
-    try:
-        for k, result in arrived:
-            waiting[k] = result
-            done += sizes[k]
-            if progress is not None:
-                progress(done)
-            while following in waiting:
-                yield following, waiting.pop(following)
-                following += 1
-    finally:
-        arrived.close()
+        return replies(client, work, CHUNKS_PER_WORKER * _threads(client))
+    return run_jobs(work, jobs)

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import MissingExtra, NdokuError
+from ndoku.picture.files import written
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
 from ndoku.tasks.solve import Outcome
 from ndoku.tasks.tune import Fit, Summary
@@ -58,7 +59,7 @@ def write_trace_csv(traces: Sequence[LabelledTrace], path: str | Path) -> None:
     a.txt,7,0,12,0.25,0
     """
     try:
-        with open(path, "w", newline="") as out:
+        with written(path) as partial, open(partial, "w", newline="") as out:
             writer = csv.writer(out)
             writer.writerow(("file", "seed", *TRACE_COLUMNS))
             for trace in traces:
@@ -154,7 +155,8 @@ def plot_scan(
 
 def _save(fig: Any, path: str | Path) -> None:
     try:
-        fig.savefig(path, dpi=110)
+        with written(path) as partial:
+            fig.savefig(partial, dpi=110)
     except (OSError, ValueError) as exc:
         raise NdokuError(f"cannot save the plot to {path}: {exc}") from exc
     finally:

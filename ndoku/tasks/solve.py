@@ -21,8 +21,9 @@ pruning
 status
     ``solved`` (a verified solution; unique when the search proved it), ``multiple`` (a
     verified solution, and proof of at least one more), ``none`` (proved: no solution),
-    ``limit`` (the exact search hit its node or time limit first) or ``unsolved`` (a chain
-    hit its proposal or time limit first).
+    ``limit`` (the exact search hit its node or time limit first), ``unsolved`` (a chain
+    hit its proposal or time limit first) or ``error`` (the worker process solving it died:
+    killed, or out of memory).
 outcome
     What a method did: status, the verified solution (or the best state a chain reached),
     and the method's own result (seed, proposals, nodes, …) for reports and JSON.
@@ -34,7 +35,7 @@ runs
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -86,15 +87,18 @@ class Outcome:
     values : ndarray of int32 or None
         A solution (verified against every unit and given) when ``answered``; for a chain
         that stopped early, the best state it reached; else None.
-    result : ExactResult or ChainResult
+    result : ExactResult or ChainResult or None
         What the method did, with its own figures (nodes, guesses, …; seed, proposals, …).
-        A chain that pruning stopped (no solution) has a result but no proposals to report.
+        A chain that pruning stopped (no solution) has a result but no proposals to report;
+        a puzzle whose worker died (``error``) has none.
     pruned : bool
         The chain was pruned first (hybrid, and tempering unless told not to).
     trace : ndarray of float64 or None
         A chain's trace (``TRACE_COLUMNS`` of the chains) when one was asked for.
     search : tuple of str or None
         The propagation and branching of a teaching search; None for ndoku's own.
+    error : str or None
+        Why there is no result (``error``).
     """
 
     puzzle: Puzzle
@@ -102,10 +106,16 @@ class Outcome:
     status: str
     values: IntArray | None
     seconds: float
-    result: ExactResult | ChainResult
+    result: ExactResult | ChainResult | None
     pruned: bool = False
     trace: NDArray[np.float64] | None = None
     search: tuple[str, str] | None = None
+    error: str | None = None
+
+    @classmethod
+    def lost(cls, puzzle: Puzzle, method: str, error: Exception) -> Outcome:
+        """The ``error`` outcome of a puzzle whose worker process died (``error``: why)."""
+        return cls(puzzle, method, "error", None, 0.0, None, error=str(error))
 
     @property
     def answered(self) -> bool:
@@ -132,6 +142,8 @@ class Outcome:
         if self.search is not None:
             record |= {"propagation": self.search[0], "branching": self.search[1]}
         result = self.result
+        if result is None:
+            return record | {"error": self.error}
         if isinstance(result, ExactResult):
             record |= {"count": result.count, "unique": result.unique, "nodes": result.nodes}
             record |= {"guesses": result.guesses, "propagated": result.propagated}
@@ -163,6 +175,8 @@ class Outcome:
         result = self.result
         if self.status == "solved":
             return None
+        if result is None:
+            return f"error: {self.error}"
         if self.status == "none":
             if self.puzzle.candidates is not None:
                 return "no solution within the pencil marks (proved)"
@@ -208,6 +222,7 @@ class Outcome:
                 f"solved by {self.method} in {self.seconds:.3f} s: {result.proposals:,} "
                 f"proposals, seed {result.seed}, T = {result.temperature:g}"
             )
+        assert result is not None  # shown: solved
         proof = {True: "unique", False: "not unique", None: "uniqueness not checked"}
         return (
             f"solved by {self.method} in {self.seconds * 1000:.2f} ms: "
@@ -399,7 +414,7 @@ def _best_energy(outcome: Outcome) -> int:
     result = outcome.result
     if isinstance(result, ChainResult) and result.stop != "propagation":
         return result.best_energy
-    return 0  # an exact search, or a chain that pruning stopped before it ran
+    return 0  # an exact search, a chain that pruning stopped before it ran, a lost worker
 
 
 def solve_runs(
@@ -432,14 +447,6 @@ def _offset(progress: Callable[[int], None], before: int) -> Callable[[int], Non
     return lambda done: progress(before + done)
 
 
-def batch_summary(tried: Sequence[Runs]) -> str:
-    """``1000 puzzles: 998 solved, 2 multiple (1.234 s solving)``: every run of every puzzle
-    counts, and statuses come in the order they first appear, run by run."""
-    by_run = zip(*(t.outcomes for t in tried), strict=True)
-    outcomes = [outcome for run in by_run for outcome in run]
-    return tally([o.status for o in outcomes], sum(o.seconds for o in outcomes))
-
-
 def tally(statuses: Sequence[str], seconds: float) -> str:
     """``3 puzzles: 2 solved, 1 none (0.001 s solving)``: the statuses in the order they first
     appear, and the seconds spent solving.
@@ -447,11 +454,40 @@ def tally(statuses: Sequence[str], seconds: float) -> str:
     >>> tally(["solved", "none", "solved"], 0.0012)
     '3 puzzles: 2 solved, 1 none (0.001 s solving)'
     """
-    counts: dict[str, int] = {}
-    for status in statuses:
-        counts[status] = counts.get(status, 0) + 1
-    parts = ", ".join(f"{k} {status}" for status, k in counts.items())
-    return f"{len(statuses)} puzzles: {parts} ({seconds:.3f} s solving)"
+    counted = Tally()
+    counted.add(statuses, seconds)
+    return str(counted)
+
+
+class Tally:
+    """The statuses of a batch counted as its parts come, and the seconds spent solving them:
+    its summary line (:func:`tally`) without keeping every outcome.
+
+    >>> counted = Tally()
+    >>> counted.add(np.array(["solved", "none"]), 0.001)
+    >>> counted.add(["limit", "solved"], 0.0002)
+    >>> str(counted)
+    '4 puzzles: 2 solved, 1 none, 1 limit (0.001 s solving)'
+    """
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.seconds = 0.0
+
+    def add(self, statuses: Iterable[str] | NDArray[np.str_], seconds: float) -> None:
+        """Count the statuses of a part, in the order they first appear in it."""
+        if isinstance(statuses, np.ndarray):  # a table's: counted as an array
+            found, first, counts = np.unique(statuses, True, False, True)
+            pairs = [(str(found[k]), int(counts[k])) for k in np.argsort(first)]
+        else:
+            pairs = [(status, 1) for status in statuses]
+        for status, k in pairs:
+            self.counts[status] = self.counts.get(status, 0) + k
+        self.seconds += seconds
+
+    def __str__(self) -> str:
+        parts = ", ".join(f"{k} {status}" for status, k in self.counts.items())
+        return f"{sum(self.counts.values())} puzzles: {parts} ({self.seconds:.3f} s solving)"
 
 
 def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:

@@ -76,19 +76,21 @@ _SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
 _COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+")
 
 
-def decode(data: bytes, source: str = "<text>") -> str:
-    """Bytes of a puzzle file as text, refusing binary data with its line and column.
+def decode(data: bytes, source: str = "<text>", first_line: int = 1) -> str:
+    """Bytes of a puzzle file as text, refusing binary data with its line and column;
+    ``first_line``: the number of the line ``data`` starts on (a later piece of a file, which
+    holds no byte-order mark).
 
     >>> decode(b"1 2\\n3 4\\n")
     '1 2\\n3 4\\n'
     """
     bad = data.find(b"\x00")
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig" if first_line == 1 else "utf-8")
     except UnicodeDecodeError as exc:
         bad = exc.start if bad < 0 else min(bad, exc.start)
     if bad >= 0:
-        line = data.count(b"\n", 0, bad) + 1
+        line = first_line + data.count(b"\n", 0, bad)
         column = bad - (data.rfind(b"\n", 0, bad) + 1) + 1
         raise ParseError(f"{source} is not a text puzzle (binary data)", line, column)
     return text
