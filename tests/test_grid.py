@@ -111,7 +111,22 @@ def test_decode_refuses_binary_with_its_position() -> None:
     with pytest.raises(ParseError, match=r"line 2, column 3: .*binary"):
         decode(b"1 2\n3 \x00 4\n")
     with pytest.raises(ParseError, match="line 1, column 1"):
-        decode(b"\xff\xfe")
+        decode(b"\xff\x01")
+    with pytest.raises(ParseError, match=r"line 3, column 2: .*binary"):  # lone CRs end lines
+        decode("1 2\r3 4\r5\x006".encode("utf-16"))
+    with pytest.raises(ParseError, match=r"line 1, column 2: .*binary"):  # no byte-order mark
+        decode("1 2\n".encode("utf-16-le"))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be", "latin-1", "cp1252"])
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r", "\r\r\n"])
+def test_encodings_and_line_endings_read_the_same_puzzle(encoding: str, ending: str) -> None:
+    text = "# Rätsel – aus der Zeitung\n" + WIKI
+    data = text.replace("\n", ending).encode(encoding, errors="replace")
+    if encoding == "utf-16-be":
+        data = "\ufeff".encode(encoding) + data
+    [puzzle] = read_puzzles(text=decode(data))
+    assert puzzle.text() == WIKI
 
 
 def test_format_grid_aligns_columns_like_the_input() -> None:

@@ -30,10 +30,12 @@ pencil marks
 
 from __future__ import annotations
 
+import codecs
 import re
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,25 +75,39 @@ _RULE_ONLY = set(_RULE_MARKS) - set("-_")
 _CORNERS = set(".:'")
 _HEADER = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 _SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
+#: A line end: LF after any CRs (CRLF, a CRLF converted twice), or a lone CR (old Mac files).
+_LINE_END = re.compile(r"\r*\n|\r")
 _COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+")
+#: Bytes no text file holds: control characters other than tab, line ends and form feed.
+_CONTROLS = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
 def decode(data: bytes, source: str = "<text>") -> str:
     """Bytes of a puzzle file as text, refusing binary data with its line and column.
 
+    UTF-8 (with or without a byte-order mark) and UTF-16 with its byte-order mark are read;
+    other bytes as Windows-1252 (Latin-1) when they hold no control characters but tabs
+    and line ends, as a comment written in a Western European editor does.
+
     >>> decode(b"1 2\\n3 4\\n")
     '1 2\\n3 4\\n'
+    >>> decode("# Rätsel\\n1 2\\n".encode("latin-1")), decode("1 2\\n".encode("utf-16"))
+    ('# Rätsel\\n1 2\\n', '1 2\\n')
     """
-    bad = data.find(b"\x00")
+    encoding = "utf-16" if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else "utf-8-sig"
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        bad = exc.start if bad < 0 else min(bad, exc.start)
-    if bad >= 0:
-        line = data.count(b"\n", 0, bad) + 1
-        column = bad - (data.rfind(b"\n", 0, bad) + 1) + 1
-        raise ParseError(f"{source} is not a text puzzle (binary data)", line, column)
-    return text
+        if encoding == "utf-8-sig" and not _CONTROLS.search(data):
+            with suppress(UnicodeDecodeError):
+                return data.decode("cp1252")
+        before = data[: exc.start].decode(encoding, errors="replace")
+    else:
+        if "\x00" not in text:
+            return text
+        before = text[: text.index("\x00")]
+    lines = _LINE_END.split(before)
+    raise ParseError(f"{source} is not a text puzzle (binary data)", len(lines), len(lines[-1]) + 1)
 
 
 def read_file(path: str | Path) -> str:
@@ -202,9 +218,7 @@ def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
     headers: dict[str, list[Header]] = {}
     blocks: list[Block] = []
     current: list[tuple[int, str]] = []
-    lines = text.split("\n")
-    if "\r" in text:
-        lines = [raw.rstrip("\r") for raw in lines]
+    lines = _LINE_END.split(text) if "\r" in text else text.split("\n")
     # Sections and headers are rare: a batch of 10⁵ lines looks for neither on each line.
     sections = "[" in text
     has_puzzle = sections and any(_section(line) == "puzzle" for line in lines)
