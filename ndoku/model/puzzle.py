@@ -225,10 +225,19 @@ def _check_marks(grid: Grid, layout: Layout) -> None:
     if style.kind != "line" and len(blank):
         r, c = (int(x) for x in blank[0])
         every = "".join(style.symbol(v) for v in range(1, size + 1))
+        token = str(grid.written[r, c])
+        stray = [ch for ch in token if ch not in every]
+        if len(token) > 1 and stray:  # a list only another alphabet reads (04 in a 9×9)
+            raise grid.error(
+                r,
+                c,
+                f"{stray[0]!r} in the pencil marks {token!r} is no symbol: the sub-grids are "
+                f"{size}×{size}, so symbols are {every[0]}..{every[-1]}",
+            )
         raise grid.error(
             r,
             c,
-            f"{str(grid.written[r, c])!r} gives this cell no candidates: a pencil-mark grid lists "
+            f"{token!r} gives this cell no candidates: a pencil-mark grid lists "
             "each cell's candidates, or its value; where any value may go, write them all "
             f"({every})",
         )
