@@ -180,3 +180,14 @@ def test_a_single_square_grid_reads_dots_as_empty_cells() -> None:
     [puzzle] = read_puzzles(text="1 . . .\n. . 3 .\n. 4 . .\n. . . 2\n")
     assert int((puzzle.givens > 0).sum()) == 4 and puzzle.n_cells == 16
     assert puzzle.text().splitlines()[0] == "1 . . ."
+
+
+def test_a_36x36_written_with_letters_is_refused_where_a_letter_stands() -> None:
+    """Letters stop at Z = 35: the answer would write 36 as a number among letters, which
+    ndoku cannot read back (found by fuzzing)."""
+    rows = ["0 " * 36] * 36
+    rows[2] = "0 " * 5 + "A " + "0 " * 30
+    with pytest.raises(ParseError, match=r"line 3, column 11: 36×36 .* rather than letters"):
+        read_puzzles(text="\n".join(rows) + "\n")
+    [puzzle] = read_puzzles(text="\n".join(rows).replace(" A ", " 10 ") + "\n")
+    assert puzzle.size == 36 and int(puzzle.givens.max()) == 10

@@ -187,11 +187,21 @@ def _check_values(grid: Grid, layout: Layout) -> None:
             f"are {size}×{size} and need {size}",
             header.line if header else None,
         )
-    if style.kind != "tokens" and style.alphabet is None and size >= len(DIGITS):
-        raise ParseError(
-            f"{size}×{size} sub-grids need symbols beyond Z: write the grid as tokens separated "
-            "by spaces (1 2 … 36) or declare '# symbols: …'"
-        )
+    if style.alphabet is None and size >= len(DIGITS):
+        if style.kind != "tokens":
+            raise ParseError(
+                f"{size}×{size} sub-grids need symbols beyond Z: write the grid as tokens "
+                "separated by spaces (1 2 … 36) or declare '# symbols: …'"
+            )
+        if style.letters:  # no letter for 36: its answer would mix letters and numbers
+            found = np.argwhere(np.char.isalpha(grid.written))
+            r, c = (int(x) for x in found[0]) if len(found) else (0, 0)
+            raise grid.error(
+                r,
+                c,
+                f"{size}×{size} sub-grids need symbols beyond Z: write numbers (1 2 … {size}) "
+                "rather than letters, or declare '# symbols: …'",
+            )
     if grid.marks is not None:
         _check_marks(grid, layout)
     high = np.argwhere(grid.values > size)
