@@ -276,11 +276,35 @@ def encoded(draw: st.DrawFn, text: str, faithful: bool = False) -> bytes:
     return text.encode(draw(st.sampled_from(holding)))
 
 
+@st.composite
+def canvases(draw: st.DrawFn) -> str:
+    """Random shapes: sub-grids of one size at random places of their box lattice, a few
+    givens, a few cells flipped between empty and missing (what the layout finder covers)."""
+    size, (high, wide) = draw(
+        st.sampled_from([(4, (2, 2)), (6, (2, 3)), (9, (3, 3)), (16, (4, 4))])
+    )
+    corners = draw(
+        st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=7)
+    )
+    rows = max(r for r, _ in corners) * high + size
+    cols = max(c for _, c in corners) * wide + size
+    canvas = [["."] * cols for _ in range(rows)]
+    for r, c in corners:
+        for i in range(size):
+            canvas[r * high + i][c * wide : c * wide + size] = ["0"] * size
+    for _ in range(draw(st.integers(0, 12))):
+        r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
+        canvas[r][c] = draw(st.sampled_from([".", "0", str(draw(st.integers(1, size)))]))
+    return "".join(" ".join(row) + "\n" for row in canvas)
+
+
 def puzzle_bytes(seeds: list[str]) -> st.SearchStrategy[bytes]:
-    """Random bytes, random text, a real puzzle or (most often) a damaged one, as a file."""
+    """Random bytes, random text, random shapes, a real puzzle or (most often) a damaged
+    one, as a file."""
     return st.one_of(
         st.binary(max_size=400),
         st.text(max_size=400).flatmap(encoded),
+        canvases().flatmap(encoded),
         st.sampled_from(seeds).flatmap(encoded),
         *[damaged(seeds).flatmap(encoded)] * 5,
     )
