@@ -13,11 +13,13 @@ Two profiles: ``fast`` runs in ``make test`` (a few hundred inputs); ``make fuzz
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
 import re
 import signal
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -334,6 +336,23 @@ def watchdog(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+#: Where a failing input is kept (a repr of a large one is not printed), for the corpus.
+FAILURES = Path(tempfile.gettempdir()) / "ndoku-fuzz-failures"
+
+
+@contextmanager
+def kept_on_failure(data: bytes) -> Iterator[None]:
+    """Keep ``data`` in :data:`FAILURES` when the block fails, and say where."""
+    try:
+        yield
+    except Exception as exc:
+        FAILURES.mkdir(exist_ok=True)
+        path = FAILURES / f"{hashlib.sha256(data).hexdigest()[:16]}.bin"
+        path.write_bytes(data)
+        exc.add_note(f"the input is kept in {path}")
+        raise
+
+
 def invoke(args: list[str], stdin: bytes | None = None) -> Result:
     """Run ``ndoku ARGS`` and check what every run must hold: exit status 0, 1 or 2, no
     traceback, an ``Error:`` line with status 2, within the time bound."""
@@ -463,28 +482,29 @@ def test_readers_read_or_refuse(data: bytes, options: dict[str, str]) -> None:
     """Reading gives puzzles or an NdokuError, never another exception; the givens of what
     is read are symbols, none twice in a unit; a batch read as a table has the givens that
     reading it puzzle by puzzle gives."""
-    try:
-        text = decode(data)
-    except NdokuError:
-        return
-    try:
-        puzzles = read_puzzles(text=text, **options)
-    except NdokuError:
-        puzzles = None
-    else:
-        for puzzle in puzzles:
-            canvas = puzzle.canvas(puzzle.givens)
-            for cells in unit_cells(puzzle.layout):
-                values = [int(canvas[r, c]) for r, c in cells if canvas[r, c] > 0]
-                assert len(set(values)) == len(values)
-            assert puzzle.givens.min() >= 0 and puzzle.givens.max() <= puzzle.size
-    try:
-        table = read_table(text, **options)
-    except NdokuError:
-        return
-    if table is not None:
-        assert puzzles is not None
-        assert np.array_equal(table.givens, np.stack([p.givens for p in puzzles]))
+    with kept_on_failure(data):
+        try:
+            text = decode(data)
+        except NdokuError:
+            return
+        try:
+            puzzles = read_puzzles(text=text, **options)
+        except NdokuError:
+            puzzles = None
+        else:
+            for puzzle in puzzles:
+                canvas = puzzle.canvas(puzzle.givens)
+                for cells in unit_cells(puzzle.layout):
+                    values = [int(canvas[r, c]) for r, c in cells if canvas[r, c] > 0]
+                    assert len(set(values)) == len(values)
+                assert puzzle.givens.min() >= 0 and puzzle.givens.max() <= puzzle.size
+        try:
+            table = read_table(text, **options)
+        except NdokuError:
+            return
+        if table is not None:
+            assert puzzles is not None
+            assert np.array_equal(table.givens, np.stack([p.givens for p in puzzles]))
 
 
 @fuzz_settings("encodings")
@@ -521,11 +541,12 @@ SOLVE_OPTIONS = [
 def test_solve_answers_verify(
     scratch: Path, data: bytes, extra: list[str], options: dict[str, str], stdin: bool
 ) -> None:
-    path = "-" if stdin else _write(scratch, data)
-    args = ["solve", path, "--timeout", "1", "--jobs", "1", *extra, *_option_args(options)]
-    result = invoke(args, data if stdin else None)
-    if result.exit_code == 0 and "--pretty" not in extra:
-        check_solved(decode(data), options, result.stdout, "--format" in extra)
+    with kept_on_failure(data):
+        path = "-" if stdin else _write(scratch, data)
+        args = ["solve", path, "--timeout", "1", "--jobs", "1", *extra, *_option_args(options)]
+        result = invoke(args, data if stdin else None)
+        if result.exit_code == 0 and "--pretty" not in extra:
+            check_solved(decode(data), options, result.stdout, "--format" in extra)
 
 
 @fuzz_settings("count")
@@ -533,31 +554,34 @@ def test_solve_answers_verify(
 def test_count_prints_a_count_per_puzzle(
     scratch: Path, data: bytes, extra: list[str], options: dict[str, str]
 ) -> None:
-    path = _write(scratch, data)
-    result = invoke(
-        ["count", path, "--timeout", "1", "--jobs", "1", *extra, *_option_args(options)]
-    )
-    if result.exit_code == 0:
-        lines = result.stdout.splitlines()
-        assert len(lines) == len(read_puzzles(text=decode(data), **options))
-        if extra == ["--format", "json"]:
-            assert all(isinstance(json.loads(line)["count"], int) for line in lines)
-        else:
-            assert all(re.fullmatch(r"≥?\d+", line) for line in lines), lines
+    with kept_on_failure(data):
+        path = _write(scratch, data)
+        result = invoke(
+            ["count", path, "--timeout", "1", "--jobs", "1", *extra, *_option_args(options)]
+        )
+        if result.exit_code == 0:
+            lines = result.stdout.splitlines()
+            assert len(lines) == len(read_puzzles(text=decode(data), **options))
+            if extra == ["--format", "json"]:
+                assert all(isinstance(json.loads(line)["count"], int) for line in lines)
+            else:
+                assert all(re.fullmatch(r"≥?\d+", line) for line in lines), lines
 
 
 @fuzz_settings("rate")
 @given(puzzle_bytes(SEEDS), st.sampled_from(["0", "1"]), OPTIONS)
 def test_rate(scratch: Path, data: bytes, chains: str, options: dict[str, str]) -> None:
-    path = _write(scratch, data)
-    limits = ["--chains", chains, "--max-proposals", "20000", "--timeout", "1"]
-    invoke(["rate", path, *limits, *_option_args(options)])
+    with kept_on_failure(data):
+        path = _write(scratch, data)
+        limits = ["--chains", chains, "--max-proposals", "20000", "--timeout", "1"]
+        invoke(["rate", path, *limits, *_option_args(options)])
 
 
 @fuzz_settings("show")
 @given(puzzle_bytes(SEEDS), OPTIONS)
 def test_show(scratch: Path, data: bytes, options: dict[str, str]) -> None:
-    invoke(["show", _write(scratch, data), *_option_args(options)])
+    with kept_on_failure(data):
+        invoke(["show", _write(scratch, data), *_option_args(options)])
 
 
 LAYOUT_NUMBERS = itertools.count()
@@ -572,13 +596,14 @@ LAYOUT_NUMBERS = itertools.count()
 def test_generate_from_a_layout_file(
     scratch: Path, data: bytes, seed: int, extra: list[str]
 ) -> None:
-    # A new name each time: layouts are cached by path, modification time and size.
-    path = _write(scratch, data, f"layout{next(LAYOUT_NUMBERS)}.txt")
-    result = invoke(["generate", path, "--timeout", "1", "--seed", str(seed), *extra])
-    if result.exit_code == 0 and not extra:
-        layout = read_puzzles(text=decode(data))[0].layout
-        for puzzle in read_puzzles(text=result.stdout):
-            assert np.array_equal(puzzle.layout.mask, layout.mask)
+    with kept_on_failure(data):
+        # A new name each time: layouts are cached by path, modification time and size.
+        path = _write(scratch, data, f"layout{next(LAYOUT_NUMBERS)}.txt")
+        result = invoke(["generate", path, "--timeout", "1", "--seed", str(seed), *extra])
+        if result.exit_code == 0 and not extra:
+            layout = read_puzzles(text=decode(data))[0].layout
+            for puzzle in read_puzzles(text=result.stdout):
+                assert np.array_equal(puzzle.layout.mask, layout.mask)
 
 
 # --- the regression corpus --------------------------------------------------------------
