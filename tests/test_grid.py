@@ -156,6 +156,8 @@ def test_format_grid_aligns_columns_like_the_input() -> None:
         ),
         ("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 . .\n", LayoutError, r"line 5, column 1"),
         ("1 2\n3 4\n", LayoutError, "smaller than any sub-grid"),
+        (". . . . . .\n" * 4, LayoutError, "line 1, column 1: no cell: every position is '.'"),
+        (",\n", LayoutError, "smaller than any sub-grid"),
         ("1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n# symbols: 1-9\n", ParseError, "9 symbols"),
         ("# layout: nowhere\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n", LayoutError, "unknown layout"),
         ("# subgrids: 0,0 x\n" + "0 0 0 0\n" * 4, LayoutError, "line 1: bad sub-grid corner"),
