@@ -457,6 +457,33 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
+def _trimmed(canvas: np.ndarray) -> np.ndarray:
+    """A canvas without its rows and columns of missing cells at the borders."""
+    rows, cols = np.nonzero(canvas != MISSING)
+    return canvas[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
+
+
+def check_drawn(path: str, options: dict[str, str], stdout: str) -> None:
+    """What ``ndoku show PATH`` drew reads back as the puzzles it was drawn from: the same
+    cells (the drawing leaves out missing rows and columns at the borders), givens and
+    pencil marks."""
+    puzzles = read_puzzles(path, **options)
+    drawings = [stdout]
+    if len(puzzles) > 1:  # each drawing after a '# PATH' line
+        drawings = re.split(rf"^# {re.escape(path)}\n", stdout, flags=re.MULTILINE)[1:]
+    assert len(drawings) == len(puzzles), stdout
+    for puzzle, drawing in zip(puzzles, drawings, strict=True):
+        given = _trimmed(puzzle.canvas(puzzle.givens))
+        exists = given != MISSING
+        if not (exists.any(axis=0).all() and exists.any(axis=1).all()):
+            continue  # no drawn cell holds a row or column of missing cells between sub-grids
+        [again] = read_puzzles(text=drawing, symbols=puzzle.grid.style.alphabet)
+        assert np.array_equal(_trimmed(again.canvas(again.givens)), given)
+        if puzzle.candidates is not None:
+            assert again.candidates is not None
+            assert np.array_equal(again.candidates, puzzle.candidates)
+
+
 def _write(folder: Path, data: bytes, name: str = "puzzle.txt") -> str:
     path = folder / name
     path.write_bytes(data)
@@ -581,7 +608,10 @@ def test_rate(scratch: Path, data: bytes, chains: str, options: dict[str, str]) 
 @given(puzzle_bytes(SEEDS), OPTIONS)
 def test_show(scratch: Path, data: bytes, options: dict[str, str]) -> None:
     with kept_on_failure(data):
-        invoke(["show", _write(scratch, data), *_option_args(options)])
+        path = _write(scratch, data)
+        result = invoke(["show", path, *_option_args(options)])
+        if result.exit_code == 0:
+            check_drawn(path, options, result.stdout)
 
 
 LAYOUT_NUMBERS = itertools.count()
@@ -616,20 +646,18 @@ def _corpus() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("case", _corpus(), ids=lambda case: case["file"])
 def test_corpus(case: dict[str, Any], tmp_path: Path) -> None:
-    """Each input that once broke something gives the status it must, and a solved one
-    verifies."""
+    """Each input that once broke something gives the status it must, and what a solve
+    printed verifies, what a show drew reads back."""
     data = (CORPUS / case["file"]).read_bytes()
     path = _write(tmp_path, data, case.get("name", "puzzle.txt"))
-    args = [case["command"], path, *case.get("args", [])]
-    result = invoke(args)
+    args = case.get("args", [])
+    result = invoke([case["command"], path, *args])
     assert result.exit_code == case["exit"], result.stderr
     if "error" in case:
         assert case["error"] in result.stderr
+    options = dict(zip(args[::2], args[1::2], strict=True))
+    given = {k[2:]: v for k, v in options.items() if k in ("--symbols", "--layout")}
     if case["command"] == "solve" and result.exit_code == 0:
-        options = dict(zip(args[2::2], args[3::2], strict=False))
-        check_solved(
-            decode(data),
-            {k[2:]: v for k, v in options.items() if k in ("--symbols", "--layout")},
-            result.stdout,
-            options.get("--format") == "json",
-        )
+        check_solved(decode(data), given, result.stdout, options.get("--format") == "json")
+    if case["command"] == "show" and result.exit_code == 0:
+        check_drawn(path, given, result.stdout)

@@ -100,7 +100,7 @@ def show(
                 continue
             if len(files) > 1 or len(puzzles) > 1:
                 console.print(f"# {path}", style="dim", markup=False)
-            for line in headers(puzzle):
+            for line in headers(puzzle, drawing=True):
                 console.print(line, style="dim", markup=False)
             console.print(draw_puzzle(puzzle), soft_wrap=True)
             console.print(f"# {describe(puzzle)}", style="dim", markup=False)
