@@ -349,7 +349,11 @@ def _parse_block(
     # Cells stand in columns only in a drawing in box-drawing bars; typed rows must be full.
     drawing = any(ch in BARS[2:] for _, t, _ in rows for ch in t)
     columns = _columns(rows) if drawing else None
-    aligned = columns is not None and len(set(map(len, columns))) > 1
+    # Its cells stand in columns when rows differ in length or in where they start (two
+    # grids side by side, or one below and right of another).
+    aligned = columns is not None and (
+        len(set(map(len, columns))) > 1 or any(cols != list(range(len(cols))) for cols in columns)
+    )
     width = 1 + max(max(c, default=0) for c in columns) if columns and aligned else len(rows[0][2])
     if not aligned:
         columns = [list(range(len(spans))) for _, _, spans in rows]
