@@ -1,10 +1,12 @@
 """Fuzzing the readers and the commands: random bytes and damaged real puzzles never give a
 traceback, a hang, an exit status other than 0, 1 or 2, or an answer that does not verify.
 
-The inputs are random bytes, random text, and the real puzzles of ``tests/data``, ``examples``
-and ``layouts`` damaged at random (cells changed, rows cut, separators swapped, headers
-mangled, ``.`` sprinkled into multi-grids), then written in a random encoding (UTF-8 with or
-without a BOM, UTF-16, Latin-1), with CRLF or CR endings and tabs.
+The inputs are random bytes, random text, random shapes of sub-grids, and the real puzzles of
+``tests/data``, ``examples`` and ``layouts`` damaged at random (cells changed, rows cut,
+separators swapped, headers mangled, ``.`` sprinkled into multi-grids), then written in a
+random encoding (UTF-8 with or without a BOM, UTF-16, Latin-1), with CRLF or CR endings and
+tabs. What ``solve`` prints must verify against the input, and what ``show`` draws must read
+back as the same puzzle.
 
 Two profiles: ``fast`` runs in ``make test`` (a few hundred inputs); ``make fuzz`` sets
 ``NDOKU_FUZZ=long`` (over 10⁵ inputs). Every input that ever broke something is kept in
