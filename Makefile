@@ -1,9 +1,9 @@
-# ndoku: `make demo`, `make test` and `make bench` each create .venv when it is missing.
+# ndoku: `make demo`, `make test`, `make fuzz` and `make bench` each create .venv when it is missing.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint fuzz bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ lint: $(VENV)/.installed-test
 
 test: lint
 	$(BIN)/pytest -q ndoku tests
+
+# The long fuzz profile of tests/test_fuzz.py (over 10⁵ inputs; `make test` runs a few hundred).
+fuzz: $(VENV)/.installed-test
+	NDOKU_FUZZ=long $(BIN)/pytest -q tests/test_fuzz.py --hypothesis-show-statistics
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python -m benchmarks

@@ -139,6 +139,7 @@ def test_pretty_shows_borders_and_marks_conflicts(run: CliRun, data: Path) -> No
         ("1 2 3 4\n1 2 3\n0 0 0 0\n0 0 0 0\n", "line 2, column 6: ragged row"),
         ("1 2 3 4\n0 0 x 0\n0 0 0 0\n0 0 0 0\n", "line 2, column 5: unknown token 'x'"),
         ("1 2 3 9\n0 0 0 0\n0 0 0 0\n0 0 0 0\n", "line 1, column 7: value 9 is out of range"),
+        ("1 2 3 99999999999\n0 0 0 0\n0 0 0 0\n0 0 0 0\n", "column 7: value 99999999999 is out"),
         ("1 0 0 1\n0 0 0 0\n0 0 0 0\n0 0 0 0\n", "line 1, column 7: given 1 repeats the 1 at"),
         ("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 . .\n", "line 5, column 1: this cell is"),
         ("", "holds no puzzle"),

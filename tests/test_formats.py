@@ -21,7 +21,7 @@ from ndoku.errors import NdokuError, VerificationError
 from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import read_puzzles
 from ndoku.tasks.generate import generate, layout_puzzle
-from ndoku.tasks.render import draw
+from ndoku.tasks.render import draw, draw_puzzle
 from ndoku.tasks.solve import Options, solve
 from ndoku.text.alphabet import AlphabetError
 from ndoku.text.formats import parse
@@ -274,6 +274,18 @@ def test_every_layout_drawn_reads_back_as_itself(run: CliRun, name: str, tmp_pat
     drawn.write_text(drawing)
     [again] = read_puzzles(drawn)
     assert units_of(again) == units_of(layout_puzzle(name))
+
+
+def test_a_drawing_of_grids_of_equal_rows_offset_reads_back_in_place() -> None:
+    """Two 6×6 grids, the second below and right of the first: every drawn row holds six
+    cells, and the second grid's were read as if they stood under the first's (a 12×6
+    canvas of two stacked sudokus: another puzzle; found by fuzzing show)."""
+    rows = ["1 0 0 0 0 0 . . ."] + ["0 0 0 0 0 0 . . ."] * 5 + [". . . 0 0 0 0 0 2"]
+    rows += [". . . 0 0 0 0 0 0"] * 5
+    [puzzle] = read_puzzles(text="\n".join(rows) + "\n")
+    [again] = read_puzzles(text=draw_puzzle(puzzle).plain)
+    assert np.array_equal(again.canvas(again.givens), puzzle.canvas(puzzle.givens))
+    assert units_of(again) == units_of(puzzle)
 
 
 def units_of(puzzle: object) -> set[frozenset[tuple[int, int]]]:

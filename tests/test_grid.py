@@ -111,7 +111,22 @@ def test_decode_refuses_binary_with_its_position() -> None:
     with pytest.raises(ParseError, match=r"line 2, column 3: .*binary"):
         decode(b"1 2\n3 \x00 4\n")
     with pytest.raises(ParseError, match="line 1, column 1"):
-        decode(b"\xff\xfe")
+        decode(b"\xff\x01")
+    with pytest.raises(ParseError, match=r"line 3, column 2: .*binary"):  # lone CRs end lines
+        decode("1 2\r3 4\r5\x006".encode("utf-16"))
+    with pytest.raises(ParseError, match=r"line 1, column 2: .*binary"):  # no byte-order mark
+        decode("1 2\n".encode("utf-16-le"))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be", "latin-1", "cp1252"])
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r", "\r\r\n"])
+def test_encodings_and_line_endings_read_the_same_puzzle(encoding: str, ending: str) -> None:
+    text = "# Rätsel – aus der Zeitung\n" + WIKI
+    data = text.replace("\n", ending).encode(encoding, errors="replace")
+    if encoding == "utf-16-be":
+        data = "\ufeff".encode(encoding) + data
+    [puzzle] = read_puzzles(text=decode(data))
+    assert puzzle.text() == WIKI
 
 
 def test_format_grid_aligns_columns_like_the_input() -> None:
@@ -141,6 +156,8 @@ def test_format_grid_aligns_columns_like_the_input() -> None:
         ),
         ("0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 . .\n", LayoutError, r"line 5, column 1"),
         ("1 2\n3 4\n", LayoutError, "smaller than any sub-grid"),
+        (". . . . . .\n" * 4, LayoutError, "line 1, column 1: no cell: every position is '.'"),
+        (",\n", LayoutError, "smaller than any sub-grid"),
         ("1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n# symbols: 1-9\n", ParseError, "9 symbols"),
         ("# layout: nowhere\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n", LayoutError, "unknown layout"),
         ("# subgrids: 0,0 x\n" + "0 0 0 0\n" * 4, LayoutError, "line 1: bad sub-grid corner"),
@@ -165,3 +182,14 @@ def test_a_single_square_grid_reads_dots_as_empty_cells() -> None:
     [puzzle] = read_puzzles(text="1 . . .\n. . 3 .\n. 4 . .\n. . . 2\n")
     assert int((puzzle.givens > 0).sum()) == 4 and puzzle.n_cells == 16
     assert puzzle.text().splitlines()[0] == "1 . . ."
+
+
+def test_a_36x36_written_with_letters_is_refused_where_a_letter_stands() -> None:
+    """Letters stop at Z = 35: the answer would write 36 as a number among letters, which
+    ndoku cannot read back (found by fuzzing)."""
+    rows = ["0 " * 36] * 36
+    rows[2] = "0 " * 5 + "A " + "0 " * 30
+    with pytest.raises(ParseError, match=r"line 3, column 11: 36×36 .* rather than letters"):
+        read_puzzles(text="\n".join(rows) + "\n")
+    [puzzle] = read_puzzles(text="\n".join(rows).replace(" A ", " 10 ") + "\n")
+    assert puzzle.size == 36 and int(puzzle.givens.max()) == 10

@@ -377,3 +377,12 @@ def test_the_board_starts_from_the_marks_and_drops_those_a_value_contradicts() -
     board = Board.start(puzzle)
     assert board.candidates(3) == [6, 7]
     assert board.candidates(1) == [3, 4]  # what the user removed stays removed
+
+
+def test_a_list_only_a_zero_based_alphabet_reads_is_refused_at_its_token() -> None:
+    """``04`` in a 9×9 HoDoKu grid: only ``0-…`` alphabets read the 0, and none fits a 9×9
+    (the reading of the grid found no reading at all and failed an assertion)."""
+    text = HODOKU.read_text().replace("| 1    34", "| 1    04", 1)
+    message = r"line 2, column 8: '0' in the pencil marks '04' is no symbol: .* 1\.\.9"
+    with pytest.raises(ParseError, match=message):
+        read_puzzles(text=text)

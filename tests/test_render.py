@@ -47,3 +47,15 @@ def test_show_draws_files_and_layout_names(data: Path) -> None:
     assert result.exit_code == 2 and "same column" in result.stderr
     rect = CliRunner().invoke(main, ["show", "-"], input="1 2 3 4 5 6\n" + "0 0 0 0 0 0\n" * 5)
     assert rect.exit_code == 0 and "boxes 2×3 (inferred)" in rect.stdout
+
+
+def test_show_never_wraps_its_comment_lines(tmp_path: Path) -> None:
+    """A description longer than the terminal (80 columns here) stays one comment line, so
+    that the drawing reads back (its wrapped rest was read as a row; found by fuzzing)."""
+    rows = "# extra: diagonals\n" + "0 0 0 0 0 0 0 0 0\n" * 8
+    result = CliRunner().invoke(main, ["show", "-"], input=rows)
+    assert result.exit_code == 0
+    footer = result.stdout.splitlines()[-1]
+    assert footer.startswith("# ") and footer.endswith("72 cells, 0 givens") and len(footer) > 80
+    [again] = read_puzzles(text=result.stdout)
+    assert again.n_cells == 72

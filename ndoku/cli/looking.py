@@ -99,12 +99,13 @@ def show(
                     )
                 )
                 continue
-            if len(files) > 1 or len(puzzles) > 1:
-                console.print(f"# {path}", style="dim", markup=False)
-            for line in headers(puzzle):
-                console.print(line, style="dim", markup=False)
+            # soft_wrap: a comment or header wrapped at the terminal's width no longer reads
+            # back (its rest is read as a row of the grid)
+            lines = [f"# {path}"] if len(files) > 1 or len(puzzles) > 1 else []
+            for line in [*lines, *headers(puzzle, drawing=True)]:
+                console.print(line, style="dim", markup=False, soft_wrap=True)
             console.print(draw_puzzle(puzzle), soft_wrap=True)
-            console.print(f"# {describe(puzzle)}", style="dim", markup=False)
+            console.print(f"# {describe(puzzle)}", style="dim", markup=False, soft_wrap=True)
     if scenes:
         pictures.write(scenes)
     if status:

@@ -84,6 +84,9 @@ def find_layout(
     (6, (2, 3))
     """
     side = mask.shape[0]
+    if mask.size and not mask.any():
+        message = "no cell: every position is '.', a missing cell (0 is an empty one)"
+        raise grid.error(0, 0, message, LayoutError) if grid is not None else LayoutError(message)
     if mask.all() and mask.shape[1] == side and side > MAX_SYMBOLS:
         raise LayoutError(
             f"the canvas is {side}×{side} without missing cells, one sudoku of {side} symbols: "

@@ -187,11 +187,21 @@ def _check_values(grid: Grid, layout: Layout) -> None:
             f"are {size}×{size} and need {size}",
             header.line if header else None,
         )
-    if style.kind != "tokens" and style.alphabet is None and size >= len(DIGITS):
-        raise ParseError(
-            f"{size}×{size} sub-grids need symbols beyond Z: write the grid as tokens separated "
-            "by spaces (1 2 … 36) or declare '# symbols: …'"
-        )
+    if style.alphabet is None and size >= len(DIGITS):
+        if style.kind != "tokens":
+            raise ParseError(
+                f"{size}×{size} sub-grids need symbols beyond Z: write the grid as tokens "
+                "separated by spaces (1 2 … 36) or declare '# symbols: …'"
+            )
+        if style.letters:  # no letter for 36: its answer would mix letters and numbers
+            found = np.argwhere(np.char.isalpha(grid.written))
+            r, c = (int(x) for x in found[0]) if len(found) else (0, 0)
+            raise grid.error(
+                r,
+                c,
+                f"{size}×{size} sub-grids need symbols beyond Z: write numbers (1 2 … {size}) "
+                "rather than letters, or declare '# symbols: …'",
+            )
     if grid.marks is not None:
         _check_marks(grid, layout)
     high = np.argwhere(grid.values > size)
@@ -225,10 +235,19 @@ def _check_marks(grid: Grid, layout: Layout) -> None:
     if style.kind != "line" and len(blank):
         r, c = (int(x) for x in blank[0])
         every = "".join(style.symbol(v) for v in range(1, size + 1))
+        token = str(grid.written[r, c])
+        stray = [ch for ch in token if ch not in every]
+        if len(token) > 1 and stray:  # a list only another alphabet reads (04 in a 9×9)
+            raise grid.error(
+                r,
+                c,
+                f"{stray[0]!r} in the pencil marks {token!r} is no symbol: the sub-grids are "
+                f"{size}×{size}, so symbols are {every[0]}..{every[-1]}",
+            )
         raise grid.error(
             r,
             c,
-            f"{str(grid.written[r, c])!r} gives this cell no candidates: a pencil-mark grid lists "
+            f"{token!r} gives this cell no candidates: a pencil-mark grid lists "
             "each cell's candidates, or its value; where any value may go, write them all "
             f"({every})",
         )

@@ -64,8 +64,10 @@ def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
     of a one-line puzzle, as :func:`read_batch` read it, only the frame.
 
     When no reading fits, the ``1-9A-…`` (or declared) reading is returned with the first
-    layout found, so that the caller's checks say what is wrong with it (a value out of
-    range); with no layout at all, the first :class:`~ndoku.errors.LayoutError` is raised.
+    layout found (the grid as parsed, when that reading cannot read a token), so that the
+    caller's checks say what is wrong with it (a value out of range, a list with no
+    candidate); with no layout at all, the first :class:`~ndoku.errors.LayoutError` is
+    raised.
 
     Examples
     --------
@@ -120,8 +122,11 @@ def read_grid(grid: Grid, override: str | None = None) -> tuple[Frame, Grid]:
             return chosen
     if fallback is not None:
         return fallback
-    assert first_error is not None
-    raise first_error
+    if first_error is not None:
+        raise first_error
+    # Only readings that do not fit read every token (a pencil-mark list 04 of a 9×9): the
+    # grid as parsed, whose checks name the token its reading cannot read.
+    return Frame.of(layout_of(grid, override)), grid
 
 
 def read_batch(grids: Sequence[Grid]) -> list[Grid]:

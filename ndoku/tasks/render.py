@@ -116,25 +116,43 @@ def marks(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
     return out
 
 
-def headers(puzzle: Puzzle) -> list[str]:
-    """The header lines a drawing of ``puzzle`` needs to read back as the same puzzle: the
-    name of its layout (or its own layout headers) and a declared alphabet. Outlines carry
-    jigsaw regions; extra units need these lines.
+def headers(puzzle: Puzzle, drawing: bool = False) -> list[str]:
+    """The header lines a text or a ``drawing`` of ``puzzle`` (its givens, as ``ndoku show``
+    draws them) needs to read back as the same puzzle: the name of its layout (or its own
+    layout headers) and a declared alphabet; for a drawing, which shows empty cells as ``.``,
+    the alphabet its one-character symbols were read in too (a 16×16 whose only givens are
+    digits reads both ``1-9A-G`` and ``0-F``). Outlines carry jigsaw regions; extra units
+    need these lines.
 
     >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="# extra: diagonals\\n" + "0 0 0 0\\n" * 4, symbols="a-d")
     >>> headers(p)
     ['# extra: diagonals', '# symbols: abcd']
+    >>> [p] = read_puzzles(text="1" + "0" * 255)
+    >>> headers(p), headers(p, drawing=True)
+    ([], ['# symbols: 123456789ABCDEFG'])
     """
     grid = puzzle.grid
+    style = grid.style
     lines = []
     if puzzle.layout.name is not None:
         lines.append(f"# layout: {puzzle.layout.name}")
     for key in ("subgrids", "box", "extra", "unit"):
         lines += [f"# {key}: {header.value}" for header in grid.headers.get(key, ())]
-    if grid.declared:
-        lines.append(f"# symbols: {grid.style.alphabet}")
+    if grid.declared or (drawing and style.alphabet is not None):
+        lines.append(f"# symbols: {style.alphabet}")
+    elif drawing and 10 <= puzzle.size < len(DIGITS) and _symbols_drawn(puzzle):
+        lines.append(f"# symbols: {DIGITS[1 : puzzle.size + 1]}")  # 1-9A-…
     return lines
+
+
+def _symbols_drawn(puzzle: Puzzle) -> bool:
+    """Whether a drawing of ``puzzle`` shows symbols, one character each (letters, or numbers
+    below 10: a number from 10 up tells the alphabet itself)."""
+    if puzzle.candidates is None and not puzzle.givens.any():
+        return False
+    style = puzzle.grid.style
+    return style.letters or style.kind != "tokens" or int(puzzle.givens.max()) < 10
 
 
 def describe(puzzle: Puzzle) -> str:

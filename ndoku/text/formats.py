@@ -30,10 +30,12 @@ pencil marks
 
 from __future__ import annotations
 
+import codecs
 import re
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,27 +75,43 @@ _RULE_ONLY = set(_RULE_MARKS) - set("-_")
 _CORNERS = set(".:'")
 _HEADER = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 _SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
+#: A line end: LF after any CRs (CRLF, a CRLF converted twice), or a lone CR (old Mac files).
+_LINE_END = re.compile(r"\r*\n|\r")
 _COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+")
+#: Bytes no text file holds: control characters other than tab, line ends and form feed.
+_CONTROLS = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
-def decode(data: bytes, source: str = "<text>", first_line: int = 1) -> str:
+def decode(data: bytes, source: str = "<text>", first_line: int = 1, strict: bool = False) -> str:
     """Bytes of a puzzle file as text, refusing binary data with its line and column;
-    ``first_line``: the number of the line ``data`` starts on (a later piece of a file, which
-    holds no byte-order mark).
+    ``first_line``: the number of the line ``data`` starts on (a later piece of a file).
+
+    UTF-8 (with or without a byte-order mark) and UTF-16 with its byte-order mark are read;
+    other bytes as Windows-1252 (Latin-1) when they hold no control characters but tabs
+    and line ends, as a comment written in a Western European editor does. ``strict`` reads
+    UTF-8 only (a piece of a file, which is read whole when its first piece is not UTF-8).
 
     >>> decode(b"1 2\\n3 4\\n")
     '1 2\\n3 4\\n'
+    >>> decode("# Rätsel\\n1 2\\n".encode("latin-1")), decode("1 2\\n".encode("utf-16"))
+    ('# Rätsel\\n1 2\\n', '1 2\\n')
     """
-    bad = data.find(b"\x00")
+    utf16 = data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    encoding = "utf-16" if utf16 and not strict else "utf-8-sig" if first_line == 1 else "utf-8"
     try:
-        text = data.decode("utf-8-sig" if first_line == 1 else "utf-8")
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        bad = exc.start if bad < 0 else min(bad, exc.start)
-    if bad >= 0:
-        line = first_line + data.count(b"\n", 0, bad)
-        column = bad - (data.rfind(b"\n", 0, bad) + 1) + 1
-        raise ParseError(f"{source} is not a text puzzle (binary data)", line, column)
-    return text
+        if encoding != "utf-16" and not strict and not _CONTROLS.search(data):
+            with suppress(UnicodeDecodeError):
+                return data.decode("cp1252")
+        before = data[: exc.start].decode(encoding, errors="replace")
+    else:
+        if "\x00" not in text:
+            return text
+        before = text[: text.index("\x00")]
+    lines = _LINE_END.split(before)
+    line, column = first_line + len(lines) - 1, len(lines[-1]) + 1
+    raise ParseError(f"{source} is not a text puzzle (binary data)", line, column)
 
 
 def read_file(path: str | Path) -> str:
@@ -204,9 +222,7 @@ def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
     headers: dict[str, list[Header]] = {}
     blocks: list[Block] = []
     current: list[tuple[int, str]] = []
-    lines = text.split("\n")
-    if "\r" in text:
-        lines = [raw.rstrip("\r") for raw in lines]
+    lines = _LINE_END.split(text) if "\r" in text else text.split("\n")
     # Sections and headers are rare: a batch of 10⁵ lines looks for neither on each line.
     sections = "[" in text
     has_puzzle = sections and any(_section(line) == "puzzle" for line in lines)
@@ -337,7 +353,11 @@ def _parse_block(
     # Cells stand in columns only in a drawing in box-drawing bars; typed rows must be full.
     drawing = any(ch in BARS[2:] for _, t, _ in rows for ch in t)
     columns = _columns(rows) if drawing else None
-    aligned = columns is not None and len(set(map(len, columns))) > 1
+    # Its cells stand in columns when rows differ in length or in where they start (two
+    # grids side by side, or one below and right of another).
+    aligned = columns is not None and (
+        len(set(map(len, columns))) > 1 or any(cols != list(range(len(cols))) for cols in columns)
+    )
     width = 1 + max(max(c, default=0) for c in columns) if columns and aligned else len(rows[0][2])
     if not aligned:
         columns = [list(range(len(spans))) for _, _, spans in rows]

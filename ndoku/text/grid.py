@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import ParseError
+from ndoku.limits import MAX_SYMBOLS
 from ndoku.text.alphabet import DIGITS, EMPTY, EMPTY_MARKS
 
 __all__ = [
@@ -267,6 +268,12 @@ def token_value(
             column,
         )
     if token.isdigit() and token.isascii():
+        if int(token) > MAX_SYMBOLS:  # no layout takes it, and no array holds 10²⁰
+            raise ParseError(
+                f"value {token} is out of range: ndoku reads up to {MAX_SYMBOLS} symbols",
+                line,
+                column,
+            )
         return int(token), False
     if len(token) == 1 and "A" <= token <= "Z":
         return DIGITS.index(token), True

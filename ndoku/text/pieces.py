@@ -95,7 +95,7 @@ def _pieces(stream: BinaryIO, source: str, size: int) -> Iterator[Piece]:
         cut = len(data) if ended else data.rfind(b"\n") + 1
         body, held = data[:cut], data[cut:]
         try:
-            text = decode(body, source, line)
+            text = decode(body, source, line, strict=not (line == 1 and ended))
         except ParseError:
             if line > 1 or ended:
                 raise
