@@ -82,6 +82,7 @@ from ndoku.solvers.exact.solver import (
     BatchResult,
     ExactResult,
     check_limits,
+    deepen,
     solve_exact,
     tick_seconds,
 )
@@ -356,12 +357,9 @@ class _Search:
         self.stats = np.zeros((1, N_STATS), dtype=np.int64)
 
     def grow(self) -> None:
-        """Double the stack depth, keeping its levels."""
-        for name in ("stack", "tallies", "cell_at", "rest_at", "free_at", "wide_at"):
-            old = getattr(self, name)
-            new = np.zeros((2 * len(old), *old.shape[1:]), dtype=old.dtype)
-            new[: len(old)] = old
-            setattr(self, name, new)
+        """Double the stack depth, keeping its levels (:func:`deepen`)."""
+        names = ("stack", "tallies", "cell_at", "rest_at", "free_at", "wide_at")
+        deepen(self, names, len(self.placed))
 
 
 def search_study(

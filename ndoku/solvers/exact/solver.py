@@ -295,12 +295,17 @@ class Workspace(WorkArrays):
     def grow(self) -> None:
         """Double the stack depth, keeping its levels, up to the deepest a search goes (a
         level per free cell, and one for the probes)."""
-        depth = min(2 * len(self.stack), self.topology.n_cells + 2)
-        for name in ("stack", "tallies", "free_at", "cell_at", "bit_at"):
-            old = getattr(self, name)
-            new = np.zeros((depth, *old.shape[1:]), dtype=old.dtype)
-            new[: len(old)] = old
-            setattr(self, name, new)
+        deepen(self, ("stack", "tallies", "free_at", "cell_at", "bit_at"), self.topology.n_cells)
+
+
+def deepen(owner: object, names: tuple[str, ...], cells: int) -> None:
+    """Double the depth of the search stacks ``names`` of ``owner``, keeping their levels, up
+    to the deepest a search of ``cells`` cells goes (a level per cell, and one for probes)."""
+    for name in names:
+        old = getattr(owner, name)
+        new = np.zeros((min(2 * len(old), cells + 2), *old.shape[1:]), dtype=old.dtype)
+        new[: len(old)] = old
+        setattr(owner, name, new)
 
 
 class NineWorkspace:
