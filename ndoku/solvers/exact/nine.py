@@ -62,8 +62,8 @@ from ndoku.solvers.exact.kernels import (
 from ndoku.solvers.tables import IntArray
 
 #: Slots of a state row after the 27 boards: free cells of each band, free cells in all,
-#: and the boards as the digit rules last left them unchanged (a digit whose boards still
-#: equal them has nothing new for its rules).
+#: the boards as the digit rules last left them unchanged (a digit whose boards still equal
+#: them has nothing new for its rules), and the units (bits) a contradiction is blamed on.
 _FREE = 27
 _LEFT = 30
 _SEEN = 32
@@ -155,10 +155,18 @@ def _columns(w: int) -> int:
 
 
 @kernel(inline="always")
-def _units_of(b: int, bit: int) -> int:
-    """The row, column and box (unit bits) of cell ``bit`` of band ``b``."""
+def _unit_numbers(b: int, bit: int) -> tuple[int, int, int]:
+    """The numbers of the row, column and box of cell ``bit`` of band ``b`` (rows 0-8,
+    columns 9-17, boxes 18-26)."""
     r, c = divmod(lowest(np.uint64(bit)), 9)
-    return 1 << (3 * b + r) | 1 << (9 + c) | 1 << (18 + 3 * b + c // 3)  # type: ignore[no-any-return]
+    return 3 * b + r, 9 + c, 18 + 3 * b + c // 3
+
+
+@kernel(inline="always")
+def _units_of(b: int, bit: int) -> int:
+    """The row, column and box of cell ``bit`` of band ``b``, as unit bits."""
+    row, column, box = _unit_numbers(b, bit)
+    return 1 << row | 1 << column | 1 << box
 
 
 @kernel(inline="always")
@@ -342,8 +350,8 @@ def _choose(s: NDArray[np.int64], branch: NDArray[np.int64], weights: NDArray[np
         while pairs:
             bit = pairs & -pairs
             pairs ^= bit
-            r, c = divmod(lowest(np.uint64(bit)), 9)
-            w = weights[3 * b + r] + weights[9 + c] + weights[18 + 3 * b + c // 3]
+            row, column, box = _unit_numbers(b, bit)
+            w = weights[row] + weights[column] + weights[box]
             if w > heaviest:
                 heaviest = w
                 best = 2
