@@ -147,6 +147,17 @@ def test_two_readings_left_is_an_error_naming_both(run: CliRun) -> None:
     assert declared.n_cells == 256 and declared.grid.style.alphabet == HEX
 
 
+@pytest.mark.parametrize("spec", ["1-16", "0-15", "1-25"])
+def test_a_range_of_numbers_as_symbols_is_refused(run: CliRun, spec: str) -> None:
+    # Read character by character, 1-16 would declare the two symbols 1 and 6.
+    numbers = "".join(" ".join(str(v) for v in row) + "\n" for row in janko_values(JANKO16[0]))
+    for args, text in ((["--symbols", spec], numbers), ([], f"# symbols: {spec}\n{numbers}")):
+        code, out, err = run("solve", "-", *args, input=text)
+        assert code == 2 and out == "" and f"'{spec}' is a range of numbers" in err
+    code, _, err = run("solve", "-", input=numbers)  # without it, numbers are read
+    assert code == 0, err
+
+
 def test_zero_repeated_in_a_unit_is_an_empty_mark() -> None:
     [puzzle] = read_puzzles(path=JANKO16[0])  # 1-16 tokens, 0 empty
     assert puzzle.grid.style.alphabet is None

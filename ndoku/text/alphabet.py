@@ -25,6 +25,7 @@ refuses, naming both, when two remain (see :class:`AlphabetError`).
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 
@@ -128,6 +129,10 @@ LETTERS = Reading("letters", 10, range(1, 27))
 READINGS = (ONE_BASED, ZERO_BASED, LETTERS)
 
 
+#: A range ending in a number of two digits or more (``1-16``, ``0-15``).
+_NUMBER_RANGE = re.compile(r"\d+-\d\d+")
+
+
 def parse_symbols(spec: str) -> str:
     """Expand an alphabet such as ``0-F`` or ``1-9A-G`` into its characters.
 
@@ -135,8 +140,19 @@ def parse_symbols(spec: str) -> str:
     '0123456789ABCDEF'
     >>> parse_symbols("1-9A-C")
     '123456789ABC'
+    >>> parse_symbols("1-16")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.NdokuError: symbols: '1-16' is a range of numbers; ...
     """
     spec = "".join(spec.split())
+    number = _NUMBER_RANGE.search(spec)
+    if number is not None:  # read char by char, 1-16 would be the two symbols 1 and 6
+        raise NdokuError(
+            f"symbols: {number.group()!r} is a range of numbers; --symbols and '# symbols:' "
+            "name one-character symbols (1-9A-G for 16), and grids of numbers (1 2 … 16) "
+            "are read without them"
+        )
     out: list[str] = []
     i = 0
     while i < len(spec):
