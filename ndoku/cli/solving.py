@@ -32,7 +32,7 @@ from ndoku.cli.stopping import checking, due, echo, held
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TRACE_EVERY
 from ndoku.model.table import PuzzleTable, TableStream
-from ndoku.solvers.chains import SCHEDULES
+from ndoku.solvers.chains import RESTARTS, SCHEDULES
 from ndoku.solvers.study import BRANCHINGS, PROPAGATIONS
 from ndoku.tasks.solve import METHODS
 
@@ -80,6 +80,20 @@ if TYPE_CHECKING:
     type=Whole(1),
     default=None,
     help="Hill climbing: proposals without progress before a restart [default: by size].",
+)
+@click.option(
+    "--restarts",
+    type=click.Choice(RESTARTS),
+    default=None,
+    help="Chains: start again from a fresh state after runs of Luby's lengths (1, 1, 2, 1, 1, "
+    "2, 4, … units), doubling ones, or never [default: luby for hybrid and tempering, none "
+    "for metropolis].",
+)
+@click.option(
+    "--restart-unit",
+    type=Whole(1),
+    default=None,
+    help="Chains: proposals of the shortest run between restarts [default: by free cells].",
 )
 @click.option(
     "--unique",
@@ -192,6 +206,8 @@ def solve(
     propagation: str | None,
     branching: str | None,
     plateau: int | None,
+    restarts: str | None,
+    restart_unit: int | None,
     unique: bool,
     temperature: float | None,
     moves: str,
@@ -254,6 +270,8 @@ def solve(
         propagation=propagation,
         branching=branching,
         plateau=plateau,
+        restarts=restarts,
+        restart_unit=restart_unit,
     )
     if plot_path is not None:
         from ndoku.tasks.plot import pyplot

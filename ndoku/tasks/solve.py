@@ -55,13 +55,14 @@ from ndoku.solvers.chains import (
     DEFAULT_EXCHANGE_EVERY,
     ChainResult,
     ClimbResult,
+    Restarts,
     Schedule,
     TemperingResult,
     hillclimb,
     metropolis,
     tempering,
 )
-from ndoku.solvers.exact import ExactResult, solve_batch
+from ndoku.solvers.exact import ExactResult, solve_batch, solve_exact
 from ndoku.solvers.study import DEFAULT_BRANCHING, DEFAULT_PROPAGATION, search_study
 from ndoku.tasks.verify import verify, verify_all
 
@@ -72,6 +73,11 @@ METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering", "hillclimb")
 EXACT_METHODS = ("auto", "exact")
 #: The methods that run a Monte-Carlo chain (and can be traced).
 CHAIN_METHODS = ("metropolis", "hybrid", "tempering")
+#: ``hybrid``: search nodes the exact search may take to a first solution before the chain
+#: takes over: about a second on a 25×25 (a node with its probes takes 0.01-0.1 ms). On the
+#: 630 Lloyd–Amos instances it needs 4 234 nodes at most, 481 on an empty 25×25
+#: (benchmarks/bench_acs.py).
+HYBRID_NODES = 10_000
 #: Statuses whose ``values`` are a verified solution.
 ANSWERED = ("solved", "multiple")
 
@@ -159,14 +165,14 @@ class Outcome:
         per_second = round(result.proposals / result.seconds) if result.seconds else 0
         record["proposals_per_second"] = per_second
         record |= {"energy": result.energy, "best_energy": result.best_energy}
-        record |= {"best_at": result.best_at, "stop": result.stop}
+        record |= {"best_at": result.best_at, "stop": result.stop, "restarts": result.restarts}
         if isinstance(result, TemperingResult):
             record["ladder"] = [round(t, 6) for t in result.ladder]
             # None (JSON null) for a pair of rungs that never tried an exchange
             rates = result.exchange_rates
             record["exchange_rates"] = [None if math.isnan(r) else round(r, 4) for r in rates]
         if isinstance(result, ClimbResult):
-            record |= {"restarts": result.restarts, "plateau": result.plateau}
+            record["plateau"] = result.plateau
         return record
 
     def message(self, unique: bool = False) -> str | None:
@@ -250,6 +256,7 @@ class Options:
     propagation: str = DEFAULT_PROPAGATION  # exact methods, with branching: ndoku's own
     branching: str = DEFAULT_BRANCHING  # search, any other pair the teaching search
     plateau: int | None = None  # hillclimb: None is its default
+    restarts: Restarts | None = None  # metropolis, hybrid, tempering: None is their default
 
     @property
     def teaching(self) -> bool:
@@ -320,6 +327,10 @@ def solve_all(
         )
     if options.plateau is not None and method != "hillclimb":
         raise NdokuError(f"a plateau ends a climb of the hillclimb method: {method} has none")
+    if options.restarts is not None and method not in CHAIN_METHODS:
+        raise NdokuError(
+            f"restarts start a chain again: {method} has none (hillclimb restarts by --plateau)"
+        )
     if method in EXACT_METHODS:
         results = solve_exact_all(puzzles, options, jobs=jobs, progress=progress)
         search = (options.propagation, options.branching) if options.teaching else None
@@ -492,6 +503,13 @@ class Tally:
 
 def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
     prune = method == "hybrid" or (method == "tempering" and options.prune)
+    searched = 0.0
+    if method == "hybrid":
+        found = _hybrid_search(puzzle, options)
+        if found.status != "limit":
+            return found
+        searched = found.seconds
+        options = replace(options, timeout=max(options.timeout - searched, 0.001))
     chain = _run_chain(puzzle, method, options, prune)
     if chain.stop == "propagation":  # pruning proved that there is no solution
         return Outcome(puzzle, method, "none", None, 0.0, chain, prune)
@@ -502,11 +520,20 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
         method,
         "solved" if chain.solved else "unsolved",
         chain.values if chain.solved else chain.best_values,
-        chain.seconds,
+        searched + chain.seconds,
         chain,
         prune,
         chain.trace if options.trace_every else None,
     )
+
+
+def _hybrid_search(puzzle: Puzzle, options: Options) -> Outcome:
+    """Hybrid's first part: the exact search, to its first solution, within
+    :data:`HYBRID_NODES` nodes (status ``limit`` when the chain is to go on)."""
+    found = solve_exact(puzzle, limit=1, max_nodes=HYBRID_NODES, timeout=options.timeout)
+    if found.values is not None:
+        verify(puzzle, found.values)
+    return Outcome(puzzle, "hybrid", found.status, found.values, found.seconds, found)
 
 
 def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> ChainResult:
@@ -564,4 +591,5 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
         schedule=options.schedule,
         trace_every=options.trace_every,
         prune=prune,
+        restarts=options.restarts,
     )

@@ -6,6 +6,7 @@ Each module has one job, and the ones below it never import the ones above:
 - :mod:`.moves`: move sets, what their kernels work on, start states and energies;
 - :mod:`.schedule`: default temperatures and temperature schedules;
 - :mod:`.kernels`: the jitted proposal loops and their acceptance tables;
+- :mod:`.restarts`: when a chain starts again from a fresh state;
 - :mod:`.metropolis`: one chain under a schedule, until solved or a limit;
 - :mod:`.tempering`: replicas on a ladder of temperatures, exchanging states;
 - :mod:`.climb`: random-restart hill climbing, the box-swap chain at T = 0.
@@ -18,6 +19,7 @@ from __future__ import annotations
 from ndoku.solvers.chains.climb import ClimbResult, hillclimb
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, metropolis
 from ndoku.solvers.chains.moves import MOVES, pruned
+from ndoku.solvers.chains.restarts import DEFAULT_RESTARTS, RESTARTS, Restarts
 from ndoku.solvers.chains.schedule import (
     SCHEDULES,
     Schedule,
@@ -35,11 +37,14 @@ from ndoku.solvers.chains.tempering import (
 
 __all__ = [
     "DEFAULT_EXCHANGE_EVERY",
+    "DEFAULT_RESTARTS",
     "MOVES",
+    "RESTARTS",
     "SCHEDULES",
     "TRACE_COLUMNS",
     "ChainResult",
     "ClimbResult",
+    "Restarts",
     "Schedule",
     "TemperingResult",
     "default_ladder",
