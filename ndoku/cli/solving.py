@@ -86,14 +86,15 @@ if TYPE_CHECKING:
     type=click.Choice(RESTARTS),
     default=None,
     help="Chains: start again from a fresh state after runs of Luby's lengths (1, 1, 2, 1, 1, "
-    "2, 4, … units), doubling ones, or never [default: luby for hybrid and tempering, none "
-    "for metropolis].",
+    "2, 4, … units), doubling ones, or never [default: luby for hybrid's pruned chain, none "
+    "for metropolis and tempering].",
 )
 @click.option(
     "--restart-unit",
     type=Whole(1),
     default=None,
-    help="Chains: proposals of the shortest run between restarts [default: by free cells].",
+    help="Chains: proposals of the shortest run between restarts (all replicas together) "
+    "[default: by free cells].",
 )
 @click.option(
     "--unique",

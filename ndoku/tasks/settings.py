@@ -11,7 +11,7 @@ from typing import Any
 
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT, DEFAULT_TRACE_EVERY
-from ndoku.solvers.chains import DEFAULT_RESTARTS, Restarts, Schedule
+from ndoku.solvers.chains import Restarts, Schedule
 from ndoku.tasks.solve import CHAIN_METHODS, EXACT_METHODS, Options
 from ndoku.text.numbers import parse_numbers
 
@@ -127,7 +127,7 @@ def solve_options(
         trace_every=trace_every if trace or plot else 0,
         prune=prune,
         plateau=plateau,
-        restarts=_restarts(method, restarts, restart_unit),
+        restarts=_restarts(restarts, restart_unit),
     )
     if propagation is not None:
         options = replace(options, propagation=propagation)
@@ -140,13 +140,11 @@ def solve_options(
     return options
 
 
-def _restarts(method: str, kind: str | None, unit: int | None) -> Restarts | None:
-    """The restarts asked for, or None for the method's own; a unit alone keeps the kind."""
+def _restarts(kind: str | None, unit: int | None) -> Restarts | None:
+    """The restarts asked for, or None for the method's own; a unit alone means Luby's."""
     if kind is None and unit is None:
         return None
-    if kind is None:
-        kind = DEFAULT_RESTARTS.kind if method != "metropolis" else "luby"
-    return Restarts(kind, unit)
+    return Restarts(kind or "luby", unit)
 
 
 def _schedule(

@@ -5,9 +5,11 @@ Glossary
 method
     How a puzzle is solved: ``auto`` (propagation, then exact search: the default),
     ``exact`` (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by
-    default), ``hybrid`` (pruning fixes every forced cell, then the chain fills the rest
-    within the candidates) or ``tempering`` (replicas of the box-swap chain on a temperature
-    ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to)
+    default), ``hybrid`` (pruning fixes every forced cell, the exact search looks for a first
+    solution on a budget of nodes, then the chain fills the rest within the candidates; the
+    chain alone when a setting of the chain is given) or ``tempering``
+    (replicas of the box-swap chain on a temperature ladder, which exchange states; for large
+    puzzles; pruned like hybrid unless told not to)
     or ``hillclimb`` (random-restart hill climbing: box swaps at T = 0, a fresh random fill
     after each plateau).
 teaching search
@@ -35,6 +37,7 @@ runs
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -62,7 +65,8 @@ from ndoku.solvers.chains import (
     metropolis,
     tempering,
 )
-from ndoku.solvers.exact import ExactResult, solve_batch, solve_exact
+from ndoku.solvers.chains.hybrid import search_first
+from ndoku.solvers.exact import ExactResult, solve_batch
 from ndoku.solvers.study import DEFAULT_BRANCHING, DEFAULT_PROPAGATION, search_study
 from ndoku.tasks.verify import verify, verify_all
 
@@ -73,11 +77,6 @@ METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering", "hillclimb")
 EXACT_METHODS = ("auto", "exact")
 #: The methods that run a Monte-Carlo chain (and can be traced).
 CHAIN_METHODS = ("metropolis", "hybrid", "tempering")
-#: ``hybrid``: search nodes the exact search may take to a first solution before the chain
-#: takes over: about a second on a 25×25 (a node with its probes takes 0.01-0.1 ms). On the
-#: 630 Lloyd–Amos instances it needs 4 234 nodes at most, 481 on an empty 25×25
-#: (benchmarks/bench_acs.py).
-HYBRID_NODES = 10_000
 #: Statuses whose ``values`` are a verified solution.
 ANSWERED = ("solved", "multiple")
 
@@ -503,12 +502,17 @@ class Tally:
 
 def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
     prune = method == "hybrid" or (method == "tempering" and options.prune)
+    _check_chain(puzzle, method, options, prune)
     searched = 0.0
-    if method == "hybrid":
-        found = _hybrid_search(puzzle, options)
-        if found.status != "limit":
-            return found
-        searched = found.seconds
+    if method == "hybrid" and _searches_first(options):
+        start = time.perf_counter()
+        found = search_first(puzzle, seed=options.seed, timeout=options.timeout)
+        searched = time.perf_counter() - start
+        if isinstance(found, ExactResult):  # proved: no solution
+            return Outcome(puzzle, method, "none", None, searched, found)
+        if found is not None:
+            verify(puzzle, found.values)
+            return Outcome(puzzle, method, "solved", found.values, searched, found, pruned=True)
         options = replace(options, timeout=max(options.timeout - searched, 0.001))
     chain = _run_chain(puzzle, method, options, prune)
     if chain.stop == "propagation":  # pruning proved that there is no solution
@@ -527,16 +531,14 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
     )
 
 
-def _hybrid_search(puzzle: Puzzle, options: Options) -> Outcome:
-    """Hybrid's first part: the exact search, to its first solution, within
-    :data:`HYBRID_NODES` nodes (status ``limit`` when the chain is to go on)."""
-    found = solve_exact(puzzle, limit=1, max_nodes=HYBRID_NODES, timeout=options.timeout)
-    if found.values is not None:
-        verify(puzzle, found.values)
-    return Outcome(puzzle, "hybrid", found.status, found.values, found.seconds, found)
+def _searches_first(options: Options) -> bool:
+    """Hybrid searches first unless a setting of its chain asks to study the chain itself."""
+    chain = ("moves", "temperature", "schedule", "trace_every", "restarts")
+    return all(getattr(options, name) == getattr(Options(), name) for name in chain)
 
 
-def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> ChainResult:
+def _check_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> None:
+    """Refuse settings the chain method cannot take, before any work."""
     if puzzle.candidates is not None and not prune:
         raise NdokuError(
             f"{method} without pruning does not see pencil marks: solve a pencil-marked puzzle "
@@ -551,6 +553,19 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
             raise NdokuError("tempering runs box swaps on a ladder: it takes no moves or schedule")
         if options.ladder is None and options.temperature is not None:
             raise NdokuError("tempering takes a ladder of temperatures, not one temperature")
+        return
+    if options.ladder is not None or options.replicas is not None or options.exchange_every:
+        raise NdokuError("a ladder, replicas or exchanges need the tempering method")
+    if method == "hillclimb" and (
+        options.moves != "box" or options.schedule is not None or options.temperature is not None
+    ):
+        raise NdokuError(
+            "hill climbing swaps within boxes at T = 0: it takes no moves, schedule or temperature"
+        )
+
+
+def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> ChainResult:
+    if method == "tempering":
         return tempering(
             puzzle,
             temperatures=options.ladder,
@@ -561,19 +576,9 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
             timeout=options.timeout,
             trace_every=options.trace_every,
             prune=prune,
+            restarts=options.restarts,
         )
-    if options.ladder is not None or options.replicas is not None or options.exchange_every:
-        raise NdokuError("a ladder, replicas or exchanges need the tempering method")
     if method == "hillclimb":
-        if (
-            options.moves != "box"
-            or options.schedule is not None
-            or options.temperature is not None
-        ):
-            raise NdokuError(
-                "hill climbing swaps within boxes at T = 0: it takes no moves, "
-                "schedule or temperature"
-            )
         return hillclimb(
             puzzle,
             plateau=options.plateau,

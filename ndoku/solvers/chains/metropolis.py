@@ -48,7 +48,7 @@ from ndoku.solvers.chains.moves import (
     site_conflicts,
     unit_counts,
 )
-from ndoku.solvers.chains.restarts import DEFAULT_RESTARTS, Restarts, default_unit
+from ndoku.solvers.chains.restarts import Restarts, default_restarts, default_unit
 from ndoku.solvers.chains.schedule import (
     PLAN_EVERY,
     PLAN_NOW,
@@ -95,7 +95,9 @@ class ChainResult:
     stop : str
         ``solved``, ``max-proposals``, ``timeout``, ``stuck`` (no move possible) or
         ``propagation`` (pruning found that the givens contradict each other: the puzzle has
-        no solution; no proposal was made, the state is an unpruned start).
+        no solution; no proposal was made, the state is an unpruned start); ``search`` for
+        ``hybrid`` when its exact search answered before the chain ran (see
+        :mod:`ndoku.tasks.solve`).
     moves : str
         The move set: ``box`` (swaps within a box), ``row`` or ``single`` (single-site).
     schedule : str
@@ -264,10 +266,10 @@ def metropolis(
         Single-site moves only gain the fixed cells. ``forced`` counts them; when pruning
         finds no solution, the result's ``stop`` is ``propagation``.
     restarts : Restarts, optional
-        When the chain starts again from a fresh state (:class:`~.restarts.Restarts`, default
-        :data:`~.restarts.DEFAULT_RESTARTS`; the unit by default
-        :func:`~.restarts.default_unit` of the free cells). A schedule starts
-        over at each restart; the best state is the best of all runs.
+        When the chain starts again from a fresh state (:class:`~.restarts.Restarts`; default
+        :func:`~.restarts.default_restarts`: Luby's when pruned, none when not; the unit by
+        default :func:`~.restarts.default_unit` of the free cells). A schedule starts over at
+        each restart; the best state is the best of all runs.
 
     Raises
     ------
@@ -313,7 +315,7 @@ def metropolis(
         trace[0] = (0, energy, t0, math.nan)
         stats[_ROWS] = 1
     state = chain_state(seed)
-    lengths = (restarts or DEFAULT_RESTARTS).lengths(default_unit(prepared.sweep))
+    lengths = (restarts or default_restarts(prune)).lengths(default_unit(prepared.sweep))
     run_end = next(lengths)
     n_restarts = 0
 

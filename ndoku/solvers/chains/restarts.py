@@ -88,8 +88,25 @@ class Restarts:
 
 #: No restarts: the chain runs on from its one start state.
 NO_RESTARTS = Restarts("none")
-#: What the chains do unless told otherwise.
+#: What a pruned Metropolis chain (hybrid) does unless told otherwise; plain chains and
+#: tempering do not restart. Measured (benchmarks/bench_restarts.py, bench_acs.py): on the
+#: plain chain's Samurai and 16×16 runs the run lengths of a puzzle are close to exponential
+#: (spread about as wide as their mean), which no restart shortens, and Luby restarts from
+#: 5·10⁵ proposals made them longer; a pruned chain that its dive left in a dead end of a
+#: half-filled 25×25 escapes by a new dive (none: one of 40 such Lloyd–Amos instances
+#: unsolved in 10 s; Luby: all, the slowest in 1.4 s). Tempering's ladder does the escaping
+#: itself: with Luby restarts it lost the one instance it needed 84 M proposals for.
 DEFAULT_RESTARTS = Restarts("luby")
+
+
+def default_restarts(pruned: bool) -> Restarts:
+    """:data:`DEFAULT_RESTARTS` for a pruned Metropolis chain, :data:`NO_RESTARTS` for a
+    plain one.
+
+    >>> default_restarts(True).kind, default_restarts(False).kind
+    ('luby', 'none')
+    """
+    return DEFAULT_RESTARTS if pruned else NO_RESTARTS
 
 
 def default_unit(free_cells: int) -> int:
