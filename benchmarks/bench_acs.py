@@ -10,8 +10,10 @@ every instance, each within 1 s, with a median no slower than the ant colony's (
 runs a part (the first K instances of each size and fill).
 
 A run's seconds are the wall time of the whole :func:`ndoku.tasks.solve.solve` call
-(pruning, start fill, chain and the verification of the answer; kernels compiled
-beforehand), on one core of a 2-core machine shared with other work (tempering uses both).
+(pruning, hybrid's search, the start fill, the chain and the verification of the answer;
+kernels compiled and the layout's tables built beforehand, once per size, as for a batch),
+on one core of a 2-core machine shared with other work (tempering uses both).
+
 An instance counts as solved when ndoku returns a grid that holds every given and every
 unit; an instance with several solutions is solved by any of them.
 
@@ -31,8 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks._common import REPO, Goal, benchmark_data, median
-from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.frame import Frame
+from ndoku.model.puzzle import Puzzle, from_grid
 from ndoku.tasks.solve import METHODS, Options, solve
+from ndoku.text.formats import parse
 
 #: Every method ``ndoku solve --method`` offers (``auto`` is ``exact``).
 ACS_METHODS = tuple(m for m in METHODS if m != "auto")
@@ -57,8 +61,9 @@ class Run:
     seconds: float
 
 
-def read_instance(path: Path) -> Puzzle:
-    """An instance file as a puzzle: its N rows after the two header lines, ``-1`` empty.
+def read_instance(path: Path, frames: dict[tuple[int, int], Frame] | None = None) -> Puzzle:
+    """An instance file as a puzzle: its N rows after the two header lines, ``-1`` empty
+    (``frames``: the layouts already built, by shape, which the puzzle shares).
 
     >>> p = read_instance(benchmark_data("acs/inst9x9_100_0.txt"))
     >>> p.size, int((p.givens > 0).sum())
@@ -66,8 +71,8 @@ def read_instance(path: Path) -> Puzzle:
     """
     rows = path.read_text().split("\n")[2:]
     grid = [" ".join("0" if v == "-1" else v for v in row.split()) for row in rows if row.strip()]
-    [puzzle] = read_puzzles(text="\n".join(grid) + "\n")
-    return puzzle
+    [parsed] = parse("\n".join(grid) + "\n", str(path))
+    return from_grid(parsed, None, frames)
 
 
 def instances(
@@ -85,13 +90,14 @@ def instances(
 
 def run_all(methods: tuple[str, ...], count: int, sizes: tuple[int, ...]) -> list[Run]:
     chosen = instances(count, sizes)
+    frames: dict[tuple[int, int], Frame] = {}  # a layout's tables built once, as in a batch
     for method in methods:  # compile or load every kernel a size needs, untimed
         for size in sizes:
             path = next(f[0] for f in chosen if f[1] == size)
-            solve(read_instance(path), method, Options(seed=SEED, timeout=TIMEOUT))
+            solve(read_instance(path, frames), method, Options(seed=SEED, timeout=TIMEOUT))
     runs = []
     for path, size, fill, k in chosen:
-        puzzle = read_instance(path)
+        puzzle = read_instance(path, frames)
         for method in methods:
             start = time.perf_counter()
             outcome = solve(puzzle, method, Options(seed=SEED, timeout=TIMEOUT))

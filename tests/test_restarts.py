@@ -98,7 +98,7 @@ def test_bad_restarts_are_refused() -> None:
 
 
 def test_a_dive_keeps_the_givens_and_the_units(data: Path) -> None:
-    puzzle = read_instance(data / "acs" / "inst25x25_10_1.txt")
+    puzzle = read_instance(data / "lloyd_amos" / "inst25x25_10_1.txt")
     givens, candidates = pruned(puzzle)
     assert candidates is not None
     fill = GreedyFill.of(puzzle, candidates)
@@ -117,7 +117,7 @@ def test_a_dive_keeps_the_givens_and_the_units(data: Path) -> None:
 @pytest.mark.parametrize("name", ["inst25x25_0_0", "inst25x25_5_0", "inst25x25_10_1"])
 @pytest.mark.parametrize("method", ["tempering", "hybrid"])
 def test_near_empty_25x25_grids_are_solved(data: Path, name: str, method: str) -> None:
-    puzzle = read_instance(data / "acs" / f"{name}.txt")
+    puzzle = read_instance(data / "lloyd_amos" / f"{name}.txt")
     outcome = solve(puzzle, method, Options(seed=0, timeout=60.0))
     assert outcome.status == "solved" and outcome.values is not None
     assert problems(puzzle, outcome.values) == []
@@ -125,7 +125,7 @@ def test_near_empty_25x25_grids_are_solved(data: Path, name: str, method: str) -
 
 def test_a_near_empty_grid_needs_no_tempering_proposal(data: Path) -> None:
     # the dive fills it: the chains never move
-    puzzle = read_instance(data / "acs" / "inst25x25_0_0.txt")
+    puzzle = read_instance(data / "lloyd_amos" / "inst25x25_0_0.txt")
     result = tempering(puzzle, seed=0)
     assert result.solved and result.proposals == 0 and problems(puzzle, result.values) == []
 

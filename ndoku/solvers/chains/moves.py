@@ -380,6 +380,8 @@ def initial_state(system: SwapSystem, seed: int) -> IntArray:
     """
     rng = generator(seed)
     values = system.givens.copy() if system.fill is None else system.fill.dive(system.givens, rng)
+    if (values > 0).all():
+        return values.astype(np.int32)
     groups = system.groups
     for g in range(len(groups)):
         cells = groups[g]

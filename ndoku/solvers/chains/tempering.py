@@ -56,6 +56,7 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.limits import (
@@ -67,6 +68,7 @@ from ndoku.limits import (
 )
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.checks import check_arguments, check_temperature
+from ndoku.solvers.chains.fill import GreedyFill
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
 from ndoku.solvers.chains.moves import (
     IntArray,
@@ -76,6 +78,7 @@ from ndoku.solvers.chains.moves import (
 from ndoku.solvers.chains.replicas import Replicas
 from ndoku.solvers.chains.restarts import NO_RESTARTS, Restarts, default_unit
 from ndoku.solvers.chains.schedule import puzzle_temperature
+from ndoku.solvers.random import generator, replica_seed
 
 #: Rungs of the default ladder: two replicas per core on two cores; more rungs cost proposals
 #: without solving more often (benchmarks/bench_tempering.py).
@@ -244,6 +247,10 @@ def tempering(
     fixed = puzzle.givens if givens is None else givens
     narrowed, candidates = pruned(puzzle, fixed) if prune else (fixed, None)
     forced = int((narrowed > 0).sum() - (fixed > 0).sum())
+    if candidates is not None:
+        dived = _dived(puzzle, narrowed, candidates, ladder, seed)
+        if dived is not None:
+            return dataclasses.replace(dived, forced=forced)
     replicas_ = Replicas.start(box_swap_system(puzzle, narrowed, candidates), ladder, seed)
     with deadline.paused():
         replicas_.run(0, 0, 0)  # compile or load: untimed
@@ -266,6 +273,32 @@ def tempering(
     return dataclasses.replace(
         found, stop="propagation" if impossible else found.stop, forced=forced
     )
+
+
+def _dived(
+    puzzle: Puzzle,
+    givens: IntArray,
+    candidates: NDArray[np.uint64],
+    ladder: tuple[float, ...],
+    seed: int,
+) -> TemperingResult | None:
+    """The run when a replica's start state is a solution (its dive filled the grid): the
+    first such replica, as the rounds would report it, without building the replicas."""
+    start = time.perf_counter()
+    fill = GreedyFill.of(puzzle, candidates)
+    for r in range(len(ladder)):
+        # the first draws of the replica's start state (initial_state) are its dive's
+        values = fill.dive(givens, generator(replica_seed(seed, len(ladder), r)))
+        if (values > 0).all():
+            return TemperingResult(
+                solved=True, values=values, best_values=values.copy(), energy=0,
+                best_energy=0, best_at=0, proposals=0, acceptances=0,
+                seconds=time.perf_counter() - start, seed=seed, temperature=ladder[0],
+                stop="solved", moves="box", schedule="tempering", ladder=ladder,
+                trace=np.zeros((0, len(TRACE_COLUMNS))),
+                exchange_rates=(math.nan,) * (len(ladder) - 1),
+            )  # fmt: skip
+    return None
 
 
 def _ladder(
