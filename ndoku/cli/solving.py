@@ -57,7 +57,8 @@ if TYPE_CHECKING:
     default="auto",
     show_default=True,
     help="auto/exact: propagation and search, proving uniqueness; metropolis: the Monte-Carlo "
-    "chain; hybrid: pruning (propagation and matching), then the chain within the candidates; "
+    "chain; hybrid: pruning (propagation and matching), the exact search on a budget of nodes, "
+    "then the chain within the candidates; "
     "tempering: replicas of the pruned chain on a temperature ladder (large puzzles); "
     "hillclimb: box swaps at T = 0, restarted from a fresh fill after each plateau.",
 )

@@ -12,9 +12,11 @@ run
     The proposals between two restarts. Run ``k`` (from 1) has ``unit · luby(k)`` proposals
     under ``luby`` (1, 1, 2, 1, 1, 2, 4, 1, …: Luby, Sinclair and Zuckerman's sequence, within
     a log factor of the best fixed cut-off for any run-length distribution) or
-    ``unit · 2^(k−1)`` under ``geometric``; ``none`` never restarts.
+    ``unit · 2^(k−1)`` under ``geometric``; ``none`` never restarts. Which chains restart
+    unless told: :func:`default_restarts`.
 unit
-    Proposals of the shortest run; default :func:`default_unit`, by the puzzle's swap pairs.
+    Proposals of the shortest run; default :func:`default_unit`, by the puzzle's free cells
+    (tempering: times the replicas, whose proposals are counted together).
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from ndoku.solvers.chains.checks import check_choice
 RESTARTS = ("luby", "geometric", "none")
 #: The default unit: this many proposals per free cell of the puzzle (at least
 #: :data:`LEAST_UNIT`), far beyond the few hundred sweeps a chain needs to fall from its
-#: start to a few conflicts, so that a restart wastes little of a run. Measured in
-#: ``benchmarks/bench_restarts.py``.
+#: start to a few conflicts, so that a restart wastes little of a run (a unit of 5·10⁵
+#: proposals made the heavy 16×16 runs of ``benchmarks/bench_restarts.py`` longer still).
 UNIT_PER_FREE_CELL = 20_000
 LEAST_UNIT = 1_000_000
 
