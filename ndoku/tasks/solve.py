@@ -65,7 +65,7 @@ from ndoku.solvers.chains import (
     metropolis,
     tempering,
 )
-from ndoku.solvers.chains.hybrid import search_first
+from ndoku.solvers.chains.hybrid import HYBRID_NODES, search_first
 from ndoku.solvers.exact import ExactResult, solve_batch
 from ndoku.solvers.study import DEFAULT_BRANCHING, DEFAULT_PROPAGATION, search_study
 from ndoku.tasks.verify import verify, verify_all
@@ -77,6 +77,8 @@ METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering", "hillclimb")
 EXACT_METHODS = ("auto", "exact")
 #: The methods that run a Monte-Carlo chain (and can be traced).
 CHAIN_METHODS = ("metropolis", "hybrid", "tempering")
+#: Settings of a chain: given to hybrid, they skip its search.
+_CHAIN = ("moves", "temperature", "schedule", "trace_every", "restarts")
 #: Statuses whose ``values`` are a verified solution.
 ANSWERED = ("solved", "multiple")
 
@@ -503,10 +505,11 @@ class Tally:
 def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
     prune = method == "hybrid" or (method == "tempering" and options.prune)
     _check_chain(puzzle, method, options, prune)
-    searched = 0.0
-    if method == "hybrid" and _searches_first(options):
+    searched = 0.0  # hybrid searches first, unless a setting asks to study its chain alone
+    if method == "hybrid" and all(getattr(options, n) == getattr(Options(), n) for n in _CHAIN):
         start = time.perf_counter()
-        found = search_first(puzzle, seed=options.seed, timeout=options.timeout)
+        found = search_first(puzzle, seed=options.seed, timeout=options.timeout,
+                             max_nodes=min(HYBRID_NODES, options.max_nodes))  # fmt: skip
         searched = time.perf_counter() - start
         if isinstance(found, ExactResult):  # proved: no solution
             return Outcome(puzzle, method, "none", None, searched, found)
@@ -529,12 +532,6 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
         prune,
         chain.trace if options.trace_every else None,
     )
-
-
-def _searches_first(options: Options) -> bool:
-    """Hybrid searches first unless a setting of its chain asks to study the chain itself."""
-    chain = ("moves", "temperature", "schedule", "trace_every", "restarts")
-    return all(getattr(options, name) == getattr(Options(), name) for name in chain)
 
 
 def _check_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> None:
