@@ -94,10 +94,11 @@ NO_RESTARTS = Restarts("none")
 #: tempering do not restart. Measured (benchmarks/bench_restarts.py, bench_acs.py): on the
 #: plain chain's Samurai and 16×16 runs the run lengths of a puzzle are close to exponential
 #: (spread about as wide as their mean), which no restart shortens, and Luby restarts from
-#: 5·10⁵ proposals made them longer; a pruned chain that its dive left in a dead end of a
-#: half-filled 25×25 escapes by a new dive (none: one of 40 such Lloyd–Amos instances
-#: unsolved in 10 s; Luby runs of 10 000 proposals per free cell: all, the slowest in 1.4 s). Tempering's ladder does the escaping
-#: itself: with Luby restarts it lost the one instance it needed 84 M proposals for.
+#: 5·10⁵ proposals made them no shorter; a pruned chain that its dive left in a dead end of
+#: a half-filled 25×25 escapes by a new dive (none: one of 40 such Lloyd–Amos instances
+#: unsolved in 10 s; Luby runs of 10 000 proposals per free cell: all, the slowest in
+#: 1.4 s). Tempering's ladder does the escaping itself: with Luby restarts it lost the one
+#: instance it needed 84 M proposals for.
 DEFAULT_RESTARTS = Restarts("luby")
 
 
