@@ -32,6 +32,11 @@ the Gecode puzzles the set cannot pass 76.9%, so the goal needs them solved.
 Again on 2026-11-24 (load average 0.9 before, 1.15 after): the same runs solved with the same
 proposals (public 76.9%, random 100%), medians 0.18 s and 0.17 s on a quieter machine.
 
+With the dive start of pruned chains (``chains/fill.py``; 2026-11-24, load average 6.1
+before and 7.8 after): the same shares (public 76.9%, the Gecode six unsolved; random 100%),
+medians 0.013 s and 0.061 s with 0 proposals (a replica's dive fills the grid); one pruned
+chain 77% and 100%, medians 0.01 s / 0 M and 0.21 s / 6.5 M proposals.
+
 The same runs, for comparison (solved, median time, median proposals):
 
 | method                            | public             | random 55%          |

@@ -98,8 +98,12 @@ def test_no_solution_is_proved(run: CliRun, data: Path) -> None:
     for none in (p for p, n in counted(data) if n == 0):
         code, out, err = run("solve", "-", input=none)
         assert code == 1 and out == "none\n" and "no solution" in err
-        # propagation does not see these contradictions: the chain runs to its cap, honestly
+        # pruning does not see these contradictions, hybrid's search proves them
         code, out, _ = run("solve", "-", "--method", "hybrid", "--timeout", "0.2", input=none)
+        assert code == 1 and out == "none\n"
+        # the chain alone runs to its cap, honestly
+        args = ("--method", "hybrid", "--restarts", "none", "--timeout", "0.2")
+        code, out, _ = run("solve", "-", *args, input=none)
         assert code == 1 and out == "unsolved\n"
 
 

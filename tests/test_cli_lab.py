@@ -84,14 +84,18 @@ def test_exchange_every_reaches_the_replicas(run: CliRun, easy9: Path) -> None:
 
 
 def test_json_tells_how_many_cells_pruning_fixed(run: CliRun, data: Path) -> None:
-    # a hard 9×9: pruning fixes some cells, the chain the rest
+    # a hard 9×9: pruning fixes some cells, the rest hybrid's search, the dive or the chain
     text = (data / "sudoku9" / "forum_hardest_1106_first40.txt").read_text().split()[0] + "\n"
     empty = text.count("0")
     for method in ("hybrid", "tempering"):
         code, out, _ = run("solve", "-", "--method", method, "--format", "json", input=text)
         record = json.loads(out)
         assert code == 0 and record["status"] == "solved"
-        assert 0 < record["forced"] < empty and record["proposals"] > 0
+        assert 0 < record["forced"] < empty
+        assert (record["stop"] == "search") == (method == "hybrid")
+    args = ("--method", "hybrid", "--restarts", "none", "--format", "json")
+    code, out, _ = run("solve", "-", *args, input=text)  # the chain itself: no search
+    assert code == 0 and json.loads(out)["stop"] == "solved" and json.loads(out)["forced"] > 0
     code, out, _ = run("solve", "-", "--method", "tempering", "--no-prune", "--format", "json",
                        input=text)  # fmt: skip
     assert code == 0 and "forced" not in json.loads(out)

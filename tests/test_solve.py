@@ -25,6 +25,7 @@ IMPOSSIBLE = "1 2 0 0\n0 0 3 0\n0 0 4 0\n0 0 0 0\n"
 HEAD = ["status", "solution", "method", "seconds"]
 CHAIN = ["seed", "moves", "schedule", "temperature", "proposals", "acceptances"]
 CHAIN += ["acceptance_rate", "proposals_per_second", "energy", "best_energy", "best_at", "stop"]
+CHAIN += ["restarts"]
 
 
 def test_an_exact_outcome_keeps_its_result_and_records_it_in_order() -> None:

@@ -32,7 +32,7 @@ from ndoku.cli.stopping import checking, due, echo, held
 from ndoku.errors import NdokuError, VerificationError
 from ndoku.limits import DEFAULT_TRACE_EVERY
 from ndoku.model.table import PuzzleTable, TableStream
-from ndoku.solvers.chains import SCHEDULES
+from ndoku.solvers.chains import RESTARTS, SCHEDULES
 from ndoku.solvers.study import BRANCHINGS, PROPAGATIONS
 from ndoku.tasks.solve import METHODS
 
@@ -57,7 +57,8 @@ if TYPE_CHECKING:
     default="auto",
     show_default=True,
     help="auto/exact: propagation and search, proving uniqueness; metropolis: the Monte-Carlo "
-    "chain; hybrid: pruning (propagation and matching), then the chain within the candidates; "
+    "chain; hybrid: pruning (propagation and matching), the exact search on a budget of nodes, "
+    "then the chain within the candidates; "
     "tempering: replicas of the pruned chain on a temperature ladder (large puzzles); "
     "hillclimb: box swaps at T = 0, restarted from a fresh fill after each plateau.",
 )
@@ -80,6 +81,21 @@ if TYPE_CHECKING:
     type=Whole(1),
     default=None,
     help="Hill climbing: proposals without progress before a restart [default: by size].",
+)
+@click.option(
+    "--restarts",
+    type=click.Choice(RESTARTS),
+    default=None,
+    help="Chains: start again from a fresh state after runs of Luby's lengths (1, 1, 2, 1, 1, "
+    "2, 4, … units), doubling ones, or never [default: luby for hybrid's pruned chain, none "
+    "for metropolis and tempering].",
+)
+@click.option(
+    "--restart-unit",
+    type=Whole(1),
+    default=None,
+    help="Chains: proposals of the shortest run between restarts (all replicas together) "
+    "[default: by free cells].",
 )
 @click.option(
     "--unique",
@@ -192,6 +208,8 @@ def solve(
     propagation: str | None,
     branching: str | None,
     plateau: int | None,
+    restarts: str | None,
+    restart_unit: int | None,
     unique: bool,
     temperature: float | None,
     moves: str,
@@ -254,6 +272,8 @@ def solve(
         propagation=propagation,
         branching=branching,
         plateau=plateau,
+        restarts=restarts,
+        restart_unit=restart_unit,
     )
     if plot_path is not None:
         from ndoku.tasks.plot import pyplot

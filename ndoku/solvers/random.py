@@ -8,6 +8,7 @@ so the same seed gives the same run wherever it comes from.
   a kernel runs (a chain's start state, a generated puzzle's grid and the order its givens go).
 - :func:`draw_seed`: the seed of a chain started from such a generator's draws.
 - :func:`chain_state`: a Metropolis chain's kernel stream, splitmix64 of the seed.
+- :func:`restart_seed`: the start state of a chain's k-th restart.
 - :func:`replica_seed`, :func:`replica_states`: parallel tempering with R replicas; replica
   ``r`` starts from ``seed · R + r`` (through :func:`generator`), and the R replica streams
   and the exchanges' stream come from ``SeedSequence([seed, R])``.
@@ -27,6 +28,7 @@ from ndoku.jit import kernel
 _MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
 _S12, _S25, _S27, _S32 = (np.uint64(k) for k in (12, 25, 27, 32))
 _MASK64 = (1 << 64) - 1
+_RESTART_TAG = 0x5E57  # keeps restart seeds apart from replica_states' SeedSequence([seed, R])
 
 
 def generator(seed: int) -> np.random.Generator:
@@ -58,6 +60,18 @@ def chain_state(seed: int) -> NDArray[np.uint64]:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     z ^= z >> 31
     return np.array([z or 1], dtype=np.uint64)
+
+
+def restart_seed(seed: int, k: int) -> int:
+    """The seed of the start state of restart ``k`` (from 1) of the chain of ``seed``
+    (:func:`generator` of it fills the state), mixed by ``SeedSequence`` so that the restarts of
+    neighbouring seeds do not share states.
+
+    >>> restart_seed(0, 1) == restart_seed(0, 1) != restart_seed(1, 1)
+    True
+    """
+    state = np.random.SeedSequence([seed, k, _RESTART_TAG]).generate_state(1, np.uint32)
+    return int(state[0])
 
 
 def replica_seed(seed: int, replicas: int, r: int) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT, DEFAULT_TRACE_EVERY
-from ndoku.solvers.chains import Schedule
+from ndoku.solvers.chains import Restarts, Schedule
 from ndoku.tasks.solve import CHAIN_METHODS, EXACT_METHODS, Options
 from ndoku.text.numbers import parse_numbers
 
@@ -41,6 +41,8 @@ def solve_options(
     propagation: str | None = None,
     branching: str | None = None,
     plateau: int | None = None,
+    restarts: str | None = None,
+    restart_unit: int | None = None,
 ) -> Options:
     """The :class:`~ndoku.tasks.solve.Options` that ``ndoku solve``'s settings ask of ``method``.
 
@@ -69,6 +71,9 @@ def solve_options(
         when they name ndoku's own [default: ``full`` and ``mrv``].
     plateau : int, optional
         Hill climbing's proposals without progress before a restart [default: by size].
+    restarts, restart_unit : str or int, optional
+        A chain's restart strategy (:data:`~ndoku.solvers.chains.RESTARTS`) and the
+        proposals of its shortest run [default: the method's strategy; by free cells].
     seed, temperature, moves, replicas, exchange_every, prune, timeout
         As in ``Options``.
 
@@ -91,6 +96,8 @@ def solve_options(
         "--replicas": replicas is not None,
         "--exchange-every": exchange_every is not None,
         "--no-prune": not prune,
+        "--restarts": restarts is not None,
+        "--restart-unit": restart_unit is not None,
         "--runs": runs > 1 and method != "hillclimb",
         "--trace": trace,
         "--plot": plot,
@@ -120,6 +127,7 @@ def solve_options(
         trace_every=trace_every if trace or plot else 0,
         prune=prune,
         plateau=plateau,
+        restarts=_restarts(restarts, restart_unit),
     )
     if propagation is not None:
         options = replace(options, propagation=propagation)
@@ -130,6 +138,13 @@ def solve_options(
     if max_nodes is not None:
         options = replace(options, max_nodes=max_nodes)
     return options
+
+
+def _restarts(kind: str | None, unit: int | None) -> Restarts | None:
+    """The restarts asked for, or None for the method's own; a unit alone means Luby's."""
+    if kind is None and unit is None:
+        return None
+    return Restarts(kind or "luby", unit)
 
 
 def _schedule(

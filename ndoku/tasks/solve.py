@@ -5,9 +5,11 @@ Glossary
 method
     How a puzzle is solved: ``auto`` (propagation, then exact search: the default),
     ``exact`` (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by
-    default), ``hybrid`` (pruning fixes every forced cell, then the chain fills the rest
-    within the candidates) or ``tempering`` (replicas of the box-swap chain on a temperature
-    ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to)
+    default), ``hybrid`` (pruning fixes every forced cell, the exact search looks for a first
+    solution on a budget of nodes, then the chain fills the rest within the candidates; the
+    chain alone when a setting of the chain is given) or ``tempering``
+    (replicas of the box-swap chain on a temperature ladder, which exchange states; for large
+    puzzles; pruned like hybrid unless told not to)
     or ``hillclimb`` (random-restart hill climbing: box swaps at T = 0, a fresh random fill
     after each plateau).
 teaching search
@@ -35,6 +37,7 @@ runs
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -55,12 +58,14 @@ from ndoku.solvers.chains import (
     DEFAULT_EXCHANGE_EVERY,
     ChainResult,
     ClimbResult,
+    Restarts,
     Schedule,
     TemperingResult,
     hillclimb,
     metropolis,
     tempering,
 )
+from ndoku.solvers.chains.hybrid import HYBRID_NODES, search_first
 from ndoku.solvers.exact import ExactResult, solve_batch
 from ndoku.solvers.study import DEFAULT_BRANCHING, DEFAULT_PROPAGATION, search_study
 from ndoku.tasks.verify import verify, verify_all
@@ -72,6 +77,8 @@ METHODS = ("auto", "exact", "metropolis", "hybrid", "tempering", "hillclimb")
 EXACT_METHODS = ("auto", "exact")
 #: The methods that run a Monte-Carlo chain (and can be traced).
 CHAIN_METHODS = ("metropolis", "hybrid", "tempering")
+#: Settings of a chain: given to hybrid, they skip its search.
+_CHAIN = ("moves", "temperature", "schedule", "trace_every", "restarts")
 #: Statuses whose ``values`` are a verified solution.
 ANSWERED = ("solved", "multiple")
 
@@ -159,14 +166,14 @@ class Outcome:
         per_second = round(result.proposals / result.seconds) if result.seconds else 0
         record["proposals_per_second"] = per_second
         record |= {"energy": result.energy, "best_energy": result.best_energy}
-        record |= {"best_at": result.best_at, "stop": result.stop}
+        record |= {"best_at": result.best_at, "stop": result.stop, "restarts": result.restarts}
         if isinstance(result, TemperingResult):
             record["ladder"] = [round(t, 6) for t in result.ladder]
             # None (JSON null) for a pair of rungs that never tried an exchange
             rates = result.exchange_rates
             record["exchange_rates"] = [None if math.isnan(r) else round(r, 4) for r in rates]
         if isinstance(result, ClimbResult):
-            record |= {"restarts": result.restarts, "plateau": result.plateau}
+            record["plateau"] = result.plateau
         return record
 
     def message(self, unique: bool = False) -> str | None:
@@ -250,6 +257,7 @@ class Options:
     propagation: str = DEFAULT_PROPAGATION  # exact methods, with branching: ndoku's own
     branching: str = DEFAULT_BRANCHING  # search, any other pair the teaching search
     plateau: int | None = None  # hillclimb: None is its default
+    restarts: Restarts | None = None  # metropolis, hybrid, tempering: None is their default
 
     @property
     def teaching(self) -> bool:
@@ -320,6 +328,10 @@ def solve_all(
         )
     if options.plateau is not None and method != "hillclimb":
         raise NdokuError(f"a plateau ends a climb of the hillclimb method: {method} has none")
+    if options.restarts is not None and method not in CHAIN_METHODS:
+        raise NdokuError(
+            f"restarts start a chain again: {method} has none (hillclimb restarts by --plateau)"
+        )
     if method in EXACT_METHODS:
         results = solve_exact_all(puzzles, options, jobs=jobs, progress=progress)
         search = (options.propagation, options.branching) if options.teaching else None
@@ -492,6 +504,19 @@ class Tally:
 
 def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
     prune = method == "hybrid" or (method == "tempering" and options.prune)
+    _check_chain(puzzle, method, options, prune)
+    searched = 0.0  # hybrid searches first, unless a setting asks to study its chain alone
+    if method == "hybrid" and all(getattr(options, n) == getattr(Options(), n) for n in _CHAIN):
+        start = time.perf_counter()
+        found = search_first(puzzle, seed=options.seed, timeout=options.timeout,
+                             max_nodes=min(HYBRID_NODES, options.max_nodes))  # fmt: skip
+        searched = time.perf_counter() - start
+        if isinstance(found, ExactResult):  # proved: no solution
+            return Outcome(puzzle, method, "none", None, searched, found)
+        if found is not None:
+            verify(puzzle, found.values)
+            return Outcome(puzzle, method, "solved", found.values, searched, found, pruned=True)
+        options = replace(options, timeout=max(options.timeout - searched, 0.001))
     chain = _run_chain(puzzle, method, options, prune)
     if chain.stop == "propagation":  # pruning proved that there is no solution
         return Outcome(puzzle, method, "none", None, 0.0, chain, prune)
@@ -502,14 +527,15 @@ def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
         method,
         "solved" if chain.solved else "unsolved",
         chain.values if chain.solved else chain.best_values,
-        chain.seconds,
+        searched + chain.seconds,
         chain,
         prune,
         chain.trace if options.trace_every else None,
     )
 
 
-def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> ChainResult:
+def _check_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> None:
+    """Refuse settings the chain method cannot take, before any work."""
     if puzzle.candidates is not None and not prune:
         raise NdokuError(
             f"{method} without pruning does not see pencil marks: solve a pencil-marked puzzle "
@@ -524,6 +550,19 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
             raise NdokuError("tempering runs box swaps on a ladder: it takes no moves or schedule")
         if options.ladder is None and options.temperature is not None:
             raise NdokuError("tempering takes a ladder of temperatures, not one temperature")
+        return
+    if options.ladder is not None or options.replicas is not None or options.exchange_every:
+        raise NdokuError("a ladder, replicas or exchanges need the tempering method")
+    if method == "hillclimb" and (
+        options.moves != "box" or options.schedule is not None or options.temperature is not None
+    ):
+        raise NdokuError(
+            "hill climbing swaps within boxes at T = 0: it takes no moves, schedule or temperature"
+        )
+
+
+def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> ChainResult:
+    if method == "tempering":
         return tempering(
             puzzle,
             temperatures=options.ladder,
@@ -534,19 +573,9 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
             timeout=options.timeout,
             trace_every=options.trace_every,
             prune=prune,
+            restarts=options.restarts,
         )
-    if options.ladder is not None or options.replicas is not None or options.exchange_every:
-        raise NdokuError("a ladder, replicas or exchanges need the tempering method")
     if method == "hillclimb":
-        if (
-            options.moves != "box"
-            or options.schedule is not None
-            or options.temperature is not None
-        ):
-            raise NdokuError(
-                "hill climbing swaps within boxes at T = 0: it takes no moves, "
-                "schedule or temperature"
-            )
         return hillclimb(
             puzzle,
             plateau=options.plateau,
@@ -564,4 +593,5 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
         schedule=options.schedule,
         trace_every=options.trace_every,
         prune=prune,
+        restarts=options.restarts,
     )

@@ -3,12 +3,16 @@
 Each module has one job, and the ones below it never import the ones above:
 
 - :mod:`.checks`: the argument checks the chains share;
+- :mod:`.fill`: the dive a pruned chain's start state begins with;
 - :mod:`.moves`: move sets, what their kernels work on, start states and energies;
 - :mod:`.schedule`: default temperatures and temperature schedules;
 - :mod:`.kernels`: the jitted proposal loops and their acceptance tables;
+- :mod:`.restarts`: when a chain starts again from a fresh state;
 - :mod:`.metropolis`: one chain under a schedule, until solved or a limit;
+- :mod:`.replicas`: the replicas of tempering, their rounds and exchanges;
 - :mod:`.tempering`: replicas on a ladder of temperatures, exchanging states;
-- :mod:`.climb`: random-restart hill climbing, the box-swap chain at T = 0.
+- :mod:`.climb`: random-restart hill climbing, the box-swap chain at T = 0;
+- :mod:`.hybrid`: hybrid's exact search on a budget, before its pruned chain.
 
 The names most callers need are here.
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 from ndoku.solvers.chains.climb import ClimbResult, hillclimb
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, metropolis
 from ndoku.solvers.chains.moves import MOVES, pruned
+from ndoku.solvers.chains.restarts import RESTARTS, Restarts, default_restarts
 from ndoku.solvers.chains.schedule import (
     SCHEDULES,
     Schedule,
@@ -36,13 +41,16 @@ from ndoku.solvers.chains.tempering import (
 __all__ = [
     "DEFAULT_EXCHANGE_EVERY",
     "MOVES",
+    "RESTARTS",
     "SCHEDULES",
     "TRACE_COLUMNS",
     "ChainResult",
     "ClimbResult",
+    "Restarts",
     "Schedule",
     "TemperingResult",
     "default_ladder",
+    "default_restarts",
     "default_temperature",
     "geometric_ladder",
     "hillclimb",

@@ -54,12 +54,11 @@ _ENERGY, _LOWEST, _LOWEST_AT, _DONE, _TAKEN = range(5)
 
 @dataclass(frozen=True)
 class ClimbResult(ChainResult):
-    """A :class:`~.metropolis.ChainResult` of hill climbing, with its ``restarts`` (climbs
-    after the first) and its ``plateau`` (proposals without progress before a restart).
+    """A :class:`~.metropolis.ChainResult` of hill climbing, whose ``restarts`` are the climbs
+    after the first, with its ``plateau`` (proposals without progress before a restart).
     ``temperature`` is 0, ``schedule`` ``hillclimb``; the best state is the lowest any
     climb reached (first reached at proposal ``best_at``)."""
 
-    restarts: int = 0
     plateau: int = 0
 
 

@@ -36,6 +36,8 @@ from ndoku.solvers.chains.moves import (
     GuideArray,
     IntArray,
     PairArray,
+    SiteSystem,
+    SwapSystem,
     box_swap_system,
     initial_state,
     places,
@@ -46,6 +48,7 @@ from ndoku.solvers.chains.moves import (
     site_conflicts,
     unit_counts,
 )
+from ndoku.solvers.chains.restarts import Restarts, default_restarts, default_unit
 from ndoku.solvers.chains.schedule import (
     PLAN_EVERY,
     PLAN_NOW,
@@ -56,7 +59,7 @@ from ndoku.solvers.chains.schedule import (
     temperature_at,
     until_change,
 )
-from ndoku.solvers.random import chain_state
+from ndoku.solvers.random import chain_state, restart_seed
 
 #: Columns of ``ChainResult.trace``.
 TRACE_COLUMNS = ("proposal", "energy", "temperature", "acceptance")
@@ -92,7 +95,9 @@ class ChainResult:
     stop : str
         ``solved``, ``max-proposals``, ``timeout``, ``stuck`` (no move possible) or
         ``propagation`` (pruning found that the givens contradict each other: the puzzle has
-        no solution; no proposal was made, the state is an unpruned start).
+        no solution; no proposal was made, the state is an unpruned start); ``search`` for
+        ``hybrid`` when its exact search answered before the chain ran (see
+        :mod:`ndoku.tasks.solve`).
     moves : str
         The move set: ``box`` (swaps within a box), ``row`` or ``single`` (single-site).
     schedule : str
@@ -110,6 +115,8 @@ class ChainResult:
         was made).
     forced : int
         Cells that pruning fixed besides the givens (0 when the chain did not prune).
+    restarts : int
+        Times the chain started again from a fresh state (see :mod:`.restarts`).
     """
 
     solved: bool
@@ -129,6 +136,7 @@ class ChainResult:
     ladder: tuple[float, ...] = ()
     trace: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 4)))
     forced: int = 0
+    restarts: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,6 +151,22 @@ class _Moves:
     sweep: int  # free cells
     stop: str | None  # why no proposal can be made: "stuck", "propagation"; None: none
     forced: int  # cells pruning fixed
+    system: SwapSystem | SiteSystem
+
+    def refill(self, seed: int) -> int:
+        """A fresh start state from ``seed``, written over the chain's arrays; its energy."""
+        system = self.system
+        if isinstance(system, SiteSystem):
+            self.values[:] = random_state(system, seed)
+            conflicts, energy = site_conflicts(system, self.values)
+            self.arrays[-3][:] = conflicts
+            return energy
+        self.values[:] = initial_state(system, seed)
+        self.arrays[0][:] = places(system, self.values)
+        counts, masks, energy = unit_counts(system, self.values)
+        self.arrays[1][:] = counts
+        self.arrays[2][:] = masks
+        return energy
 
 
 def _prepare(
@@ -182,7 +206,7 @@ def _prepare(
         table = site.largest_change + 1
         return _Moves(
             _SINGLE, values, energy, no_swaps + site_arrays, table, len(site.free),
-            None if n_moves else "stuck", forced,
+            None if n_moves else "stuck", forced, site,
         )  # fmt: skip
     system = (row_swap_system if moves == "row" else box_swap_system)(puzzle, fixed, candidates)
     values = initial_state(system, seed)
@@ -191,7 +215,7 @@ def _prepare(
     no_sites = (np.zeros((1, 2), np.int32), np.zeros(1, np.int32), np.zeros(0, np.int32))
     return _Moves(
         _SWAP, values, energy, swap_arrays + no_sites, system.largest_change + 1,
-        len(system.free), None if len(system.pairs) else "stuck", forced,
+        len(system.free), None if len(system.pairs) else "stuck", forced, system,
     )  # fmt: skip
 
 
@@ -207,6 +231,7 @@ def metropolis(
     schedule: Schedule | None = None,
     trace_every: int = 0,
     prune: bool = False,
+    restarts: Restarts | None = None,
 ) -> ChainResult:
     """Run a Metropolis chain until it solves the puzzle or a limit is reached.
 
@@ -240,6 +265,11 @@ def metropolis(
         other cells' candidates through guided swaps and the penalty (see :mod:`.moves`).
         Single-site moves only gain the fixed cells. ``forced`` counts them; when pruning
         finds no solution, the result's ``stop`` is ``propagation``.
+    restarts : Restarts, optional
+        When the chain starts again from a fresh state (:class:`~.restarts.Restarts`; default
+        :func:`~.restarts.default_restarts`: Luby's when pruned, none when not; the unit by
+        default :func:`~.restarts.default_unit` of the free cells). A schedule starts over at
+        each restart; the best state is the best of all runs.
 
     Raises
     ------
@@ -285,6 +315,9 @@ def metropolis(
         trace[0] = (0, energy, t0, math.nan)
         stats[_ROWS] = 1
     state = chain_state(seed)
+    lengths = (restarts or default_restarts(prune)).lengths(default_unit(prepared.sweep))
+    run_end = next(lengths)
+    n_restarts = 0
 
     def run(budget: int) -> None:
         arrays = (*prepared.arrays, thresholds, plan, trace, state, stats, budget)
@@ -304,9 +337,20 @@ def metropolis(
         if prepared.stop is not None:
             stop = prepared.stop
             break
-        budget = min(chunk, max_proposals - int(stats[_DONE]))
-        if budget <= 0:
+        done = int(stats[_DONE])
+        if done >= max_proposals:
             break
+        if done >= run_end:
+            n_restarts += 1
+            energy = prepared.refill(restart_seed(seed, n_restarts))
+            stats[_ENERGY] = energy
+            stats[_RESTART] = done  # a schedule starts over
+            if energy < stats[_BEST]:
+                stats[_BEST], stats[_BEST_AT] = energy, done
+                best_values[:] = values
+            run_end = done + next(lengths)
+            continue
+        budget = int(min(chunk, max_proposals - done, run_end - done))
         if deadline.passed():
             stop = "timeout"
             break
@@ -341,6 +385,7 @@ def metropolis(
         schedule=schedule.kind,
         trace=rows.copy(),
         forced=prepared.forced,
+        restarts=n_restarts,
     )
 
 

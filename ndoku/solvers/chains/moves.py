@@ -70,6 +70,7 @@ from ndoku.limits import CHAIN_MAX_SYMBOLS
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX, Units
 from ndoku.solvers import propagation
+from ndoku.solvers.chains.fill import GreedyFill
 from ndoku.solvers.random import generator
 
 IntArray = NDArray[np.int32]
@@ -125,6 +126,8 @@ class SwapSystem:
     mix : ndarray of int64, shape (3,)
         Proposal slots of uniform pairs (every pair, or none), guided slots per free cell,
         and the penalty.
+    fill : GreedyFill or None
+        Pruned: the dive a start state begins with (:mod:`.fill`); None: random fills only.
     """
 
     size: int
@@ -141,6 +144,7 @@ class SwapSystem:
     guide: GuideArray
     group_pairs: PairArray
     mix: NDArray[np.int64]
+    fill: GreedyFill | None = None
 
     @property
     def n_units(self) -> int:
@@ -294,6 +298,7 @@ def _swap_system(
     return SwapSystem(
         puzzle.size, groups, pairs, energy.ptr, energy.cells, cell_unit_ptr, cell_units, fixed,
         candidates is not None, allowed, free_cells, guide, group_pairs, mix,
+        None if candidates is None else GreedyFill.of(puzzle, candidates),
     )  # fmt: skip
 
 
@@ -369,11 +374,14 @@ def initial_state(system: SwapSystem, seed: int) -> IntArray:
     """Givens kept; each group's free cells get its missing symbols in random order (drawn
     from :func:`~ndoku.solvers.random.generator` of ``seed``).
 
-    Pruned, the order is a random matching of the cells to the symbols that gives each cell
-    one of its candidates (where the matching leaves cells without, the rest at random).
+    Pruned, a dive (:mod:`.fill`) fixes cells first, and the order of the rest is a random
+    matching of the cells to the symbols that gives each cell one of its candidates (where the
+    matching leaves cells without, the rest at random).
     """
     rng = generator(seed)
-    values = system.givens.copy()
+    values = system.givens.copy() if system.fill is None else system.fill.dive(system.givens, rng)
+    if (values > 0).all():
+        return values.astype(np.int32)
     groups = system.groups
     for g in range(len(groups)):
         cells = groups[g]

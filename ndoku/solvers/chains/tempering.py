@@ -56,11 +56,9 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba import prange
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.jit import compile_notice, kernel
 from ndoku.limits import (
     DEFAULT_MAX_PROPOSALS,
     DEFAULT_TIMEOUT,
@@ -70,19 +68,17 @@ from ndoku.limits import (
 )
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.checks import check_arguments, check_temperature
-from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
+from ndoku.solvers.chains.fill import GreedyFill
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
 from ndoku.solvers.chains.moves import (
     IntArray,
-    SwapSystem,
     box_swap_system,
-    initial_state,
-    places,
     pruned,
-    unit_counts,
 )
+from ndoku.solvers.chains.replicas import Replicas
+from ndoku.solvers.chains.restarts import NO_RESTARTS, Restarts, default_unit
 from ndoku.solvers.chains.schedule import puzzle_temperature
-from ndoku.solvers.random import advance, replica_seed, replica_states
+from ndoku.solvers.random import generator, replica_seed
 
 #: Rungs of the default ladder: two replicas per core on two cores; more rungs cost proposals
 #: without solving more often (benchmarks/bench_tempering.py).
@@ -107,8 +103,6 @@ DEFAULT_EXCHANGE_EVERY = 10_000
 #: they stay within the timeout's stretch (:meth:`~ndoku.limits.Deadline.stretch`).
 _LAST_CALL = 1 << 23
 _FIRST_PART = 1 << 14
-_S11 = np.uint64(11)
-_UNIT = 2.0**-53  # 53 random bits times this: uniform in [0, 1)
 
 
 @dataclass(frozen=True)
@@ -175,6 +169,7 @@ def tempering(
     trace_every: int = 0,
     threads: int | None = None,
     prune: bool = True,
+    restarts: Restarts | None = None,
 ) -> TemperingResult:
     """Run box-swap replicas on a temperature ladder until one solves the puzzle or a limit hits.
 
@@ -213,6 +208,12 @@ def tempering(
         guided swaps and the penalty keep the others to their candidates. ``forced`` counts
         the fixed cells; when pruning finds no solution, ``stop`` is ``propagation`` (no
         proposal made, the replicas unpruned starts).
+    restarts : Restarts, optional
+        When every replica starts again from a fresh state (default: never), in proposals
+        of all replicas together: the unit by default R ×
+        :func:`~.restarts.default_unit` of the free cells. A restart
+        comes at the end of the first round that reaches the run's length, so it does not
+        depend on how the rounds are cut into calls.
 
     Returns
     -------
@@ -246,6 +247,10 @@ def tempering(
     fixed = puzzle.givens if givens is None else givens
     narrowed, candidates = pruned(puzzle, fixed) if prune else (fixed, None)
     forced = int((narrowed > 0).sum() - (fixed > 0).sum())
+    if candidates is not None:
+        dived = _dived(puzzle, narrowed, candidates, ladder, seed)
+        if dived is not None:
+            return dataclasses.replace(dived, forced=forced)
     replicas_ = Replicas.start(box_swap_system(puzzle, narrowed, candidates), ladder, seed)
     with deadline.paused():
         replicas_.run(0, 0, 0)  # compile or load: untimed
@@ -261,12 +266,39 @@ def tempering(
             deadline,
             trace_every,
             seed,
+            restarts or NO_RESTARTS,
         )
     finally:
         numba.set_num_threads(previous_threads)
     return dataclasses.replace(
         found, stop="propagation" if impossible else found.stop, forced=forced
     )
+
+
+def _dived(
+    puzzle: Puzzle,
+    givens: IntArray,
+    candidates: NDArray[np.uint64],
+    ladder: tuple[float, ...],
+    seed: int,
+) -> TemperingResult | None:
+    """The run when a replica's start state is a solution (its dive filled the grid): the
+    first such replica, as the rounds would report it, without building the replicas."""
+    start = time.perf_counter()
+    fill = GreedyFill.of(puzzle, candidates)
+    for r in range(len(ladder)):
+        # the first draws of the replica's start state (initial_state) are its dive's
+        values = fill.dive(givens, generator(replica_seed(seed, len(ladder), r)))
+        if (values > 0).all():
+            return TemperingResult(
+                solved=True, values=values, best_values=values.copy(), energy=0,
+                best_energy=0, best_at=0, proposals=0, acceptances=0,
+                seconds=time.perf_counter() - start, seed=seed, temperature=ladder[0],
+                stop="solved", moves="box", schedule="tempering", ladder=ladder,
+                trace=np.zeros((0, len(TRACE_COLUMNS))),
+                exchange_rates=(math.nan,) * (len(ladder) - 1),
+            )  # fmt: skip
+    return None
 
 
 def _ladder(
@@ -293,106 +325,6 @@ def _ladder(
     return ladder
 
 
-@dataclass(frozen=True, eq=False)
-class Replicas:
-    """The arrays of all replicas, indexed by replica (not rung) along the first axis.
-
-    Attributes
-    ----------
-    values, best_values : ndarray of int32, shape (R, cells)
-    place : ndarray of int32, shape (R, groups, N + 1)
-        :func:`~.moves.places` of each replica's values.
-    counts : ndarray of int32, shape (R, units + 1, N + 1)
-    masks : ndarray of uint64, shape (R, units + 1, 2)
-    stats : ndarray of int64, shape (R, 5)
-        Per replica: energy, best energy, best_at, proposals, acceptances (its own counts).
-    rung_of : ndarray of int64, shape (R,)
-        The rung each replica runs at.
-    states : ndarray of uint64, shape (R + 1,)
-        The replicas' random streams, then the exchanges' stream.
-    exchanges : ndarray of int64, shape (R - 1, 2)
-        Per neighbouring pair of rungs: exchanges tried, exchanges taken.
-    """
-
-    system: SwapSystem
-    ladder: tuple[float, ...]
-    thresholds: NDArray[np.uint64]  # (R, largest ΔE + 1): acceptance_thresholds of each rung
-    betas: NDArray[np.float64]
-    values: IntArray
-    best_values: IntArray
-    place: IntArray
-    counts: NDArray[np.int32]
-    masks: NDArray[np.uint64]
-    stats: NDArray[np.int64]
-    rung_of: NDArray[np.int64]
-    states: NDArray[np.uint64]
-    exchanges: NDArray[np.int64]
-
-    @classmethod
-    def start(cls, system: SwapSystem, ladder: tuple[float, ...], seed: int) -> Replicas:
-        """Replica ``r`` at rung ``r``, from initial state ``seed · R + r``."""
-        n = len(ladder)
-        values = np.stack([initial_state(system, replica_seed(seed, n, r)) for r in range(n)])
-        tallies = [unit_counts(system, v) for v in values]
-        energies = [e for _, _, e in tallies]
-        return cls(
-            system=system,
-            ladder=ladder,
-            thresholds=np.stack([acceptance_thresholds(t, system.largest_change) for t in ladder]),
-            betas=1.0 / np.array(ladder),
-            values=values,
-            best_values=values.copy(),
-            place=np.stack([places(system, v) for v in values]),
-            counts=np.stack([c for c, _, _ in tallies]),
-            masks=np.stack([m for _, m, _ in tallies]),
-            stats=np.array([[e, e, 0, 0, 0] for e in energies], dtype=np.int64),
-            rung_of=np.arange(n, dtype=np.int64),
-            states=replica_states(seed, n),
-            exchanges=np.zeros((n - 1, 2), dtype=np.int64),
-        )
-
-    def run(self, first: int, rounds: int, budget: int, exchange: bool = True) -> int:
-        """Rounds ``first`` .. ``first + rounds - 1`` of ``budget`` proposals per replica,
-        each followed by its exchanges; stops after a round that solves. Returns rounds run.
-
-        Without ``exchange``: ``budget`` proposals of one replica each, a part of round
-        ``first``, which neither exchanges nor stops when a replica solves (so that the round
-        in parts runs as it would whole)."""
-        arguments = (
-            self.values,
-            self.best_values,
-            self.place,
-            self.counts,
-            self.masks,
-            *self.system.kernel_arrays,
-            self.thresholds,
-            self.betas,
-            self.rung_of,
-            self.states,
-            self.stats,
-            self.exchanges,
-            first,
-            rounds,
-            budget,
-            exchange,
-        )
-        compile_notice("the tempering rounds", 3, _rounds, arguments)
-        return int(_rounds(*arguments))
-
-    @property
-    def proposals(self) -> int:
-        return int(self.stats[:, 3].sum())
-
-    @property
-    def acceptances(self) -> int:
-        return int(self.stats[:, 4].sum())
-
-    def trace_row(self) -> tuple[int, int, float]:
-        """Total proposals, the lowest energy, and the temperature of the replica holding it."""
-        r = int(np.argmin(self.stats[:, 0]))
-        return self.proposals, int(self.stats[r, 0]), self.ladder[self.rung_of[r]]
-
-
 def _drive(
     replicas: Replicas,
     exchange_every: int,
@@ -400,12 +332,17 @@ def _drive(
     deadline: Deadline,
     trace_every: int,
     seed: int,
+    restarts: Restarts,
 ) -> TemperingResult:
     """Call the kernel until a replica solves or a limit is reached, checking the limits and
     tracing between calls: whole rounds, as many as fit in the deadline's stretch (and
-    ``_LAST_CALL``), or the parts of a round too long for it, the last part exchanging."""
+    ``_LAST_CALL``), or the parts of a round too long for it, the last part exchanging; a
+    restart after the round that reaches a run's length."""
     n = len(replicas.ladder)
     per_round = n * exchange_every
+    lengths = restarts.lengths(n * default_unit(len(replicas.system.free)))
+    run_end = next(lengths)
+    n_restarts = 0
     trace: list[tuple[float, ...]] = []
     marked = (0, 0)  # proposals and acceptances at the previous trace row
     start = time.perf_counter()
@@ -421,6 +358,11 @@ def _drive(
         if len(replicas.system.pairs) == 0:
             stop = "stuck"
             break
+        if made == 0 and replicas.proposals >= run_end:
+            n_restarts += 1
+            replicas.refill(seed, n_restarts)
+            run_end = replicas.proposals + next(lengths)
+            continue
         if made == 0:
             left = max_proposals - replicas.proposals
             # a last, shorter round uses what the cap leaves, so the cap is met but never passed
@@ -435,6 +377,8 @@ def _drive(
             steps = min(size, _FIRST_PART)
         if made == 0 and steps >= size:  # whole rounds
             rounds = min(steps // size, left // per_round) if size == exchange_every else 1
+            if math.isfinite(run_end):  # end the batch at the round that ends the run
+                rounds = max(1, min(rounds, -(-(int(run_end) - replicas.proposals) // per_round)))
             if trace_every:  # end the batch at the round that reaches the next multiple
                 to_row = (marked[0] // trace_every + 1) * trace_every - replicas.proposals
                 rounds = max(1, min(rounds, -(-to_row // per_round)))
@@ -480,6 +424,7 @@ def _drive(
         ladder=replicas.ladder,
         trace=np.array(trace, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS)),
         exchange_rates=tuple(rates.tolist()),
+        restarts=n_restarts,
     )
 
 
@@ -491,107 +436,3 @@ def _add_row(
     rate = (accepted - marked[1]) / (proposals - marked[0])
     trace.append((proposals, energy, temperature, rate))
     return proposals, accepted
-
-
-@kernel(refcounts=True)
-def exchange_probability(beta_i: float, beta_j: float, energy_i: int, energy_j: int) -> float:
-    """The Metropolis swap rule: ``min(1, exp((β_i − β_j)(E_i − E_j)))``.
-
-    The probability that the replicas at inverse temperatures ``beta_i`` and ``beta_j``, with
-    energies ``energy_i`` and ``energy_j``, trade rungs. It keeps the joint Boltzmann
-    distribution of all rungs stationary.
-
-    >>> exchange_probability(4.0, 2.0, 10, 6)  # the colder one is higher: always
-    1.0
-    >>> round(exchange_probability(4.0, 2.0, 6, 10), 6) == round(math.exp(-8.0), 6)
-    True
-    """
-    x = (beta_i - beta_j) * (energy_i - energy_j)
-    return 1.0 if x >= 0.0 else math.exp(x)
-
-
-@kernel(refcounts=True)
-def exchange(
-    betas: NDArray[np.float64],
-    rung_of: NDArray[np.int64],
-    energies: NDArray[np.int64],
-    states: NDArray[np.uint64],
-    exchanges: NDArray[np.int64],
-    parity: int,
-) -> None:
-    """Try rungs (parity, parity + 1), (parity + 2, parity + 3) …; the last stream decides."""
-    n = len(rung_of)
-    at = np.empty(n, dtype=np.int64)  # rung → replica
-    for r in range(n):
-        at[rung_of[r]] = r
-    s = states[n]
-    for k in range(parity, n - 1, 2):
-        i = at[k]
-        j = at[k + 1]
-        s, bits = advance(s)
-        exchanges[k, 0] += 1
-        if (bits >> _S11) * _UNIT < exchange_probability(
-            betas[k], betas[k + 1], energies[i], energies[j]
-        ):
-            exchanges[k, 1] += 1
-            rung_of[i] = k + 1
-            rung_of[j] = k
-    states[n] = s
-
-
-@kernel(refcounts=True, parallel=True)
-def _rounds(
-    values: IntArray,
-    best_values: IntArray,
-    place: IntArray,
-    counts: NDArray[np.int32],
-    masks: NDArray[np.uint64],
-    pairs: NDArray[np.uint32],
-    cell_unit_ptr: IntArray,
-    cell_units: IntArray,
-    allowed: NDArray[np.uint64],
-    free: IntArray,
-    guide: NDArray[np.uint16],
-    group_pairs: NDArray[np.uint32],
-    mix: NDArray[np.int64],
-    thresholds: NDArray[np.uint64],
-    betas: NDArray[np.float64],
-    rung_of: NDArray[np.int64],
-    states: NDArray[np.uint64],
-    stats: NDArray[np.int64],
-    exchanges: NDArray[np.int64],
-    first: int,
-    rounds: int,
-    budget: int,
-    exchanging: bool,
-) -> int:
-    """Rounds of all replicas in parallel, each followed by exchanges; returns rounds run.
-    Without ``exchanging``, rounds that neither exchange nor stop at a solving replica."""
-    n = values.shape[0]
-    for t in range(rounds):
-        for r in prange(n):
-            swap_chain(
-                values[r],
-                best_values[r],
-                place[r],
-                counts[r],
-                masks[r],
-                pairs,
-                cell_unit_ptr,
-                cell_units,
-                allowed,
-                free,
-                guide,
-                group_pairs,
-                mix,
-                thresholds[rung_of[r]],
-                states[r : r + 1],
-                stats[r],
-                budget,
-            )
-        if not exchanging:
-            continue
-        if (stats[:, 0] == 0).any():
-            return t + 1
-        exchange(betas, rung_of, stats[:, 0].copy(), states, exchanges, (first + t) % 2)
-    return rounds
