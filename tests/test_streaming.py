@@ -136,3 +136,29 @@ def test_a_closed_pipe_ends_the_command_quietly(long: Path, answers: list[bytes]
     err = solving.stderr.read().decode()
     assert solving.wait(30) == 141 and err == ""
     assert head.stdout == answers[0]
+
+
+@pytest.mark.parametrize("stalled", [True, False])
+def test_results_waiting_for_a_slow_job_do_not_pile_up(stalled: bool) -> None:
+    # Job 0 sleeps while the others are quick: without a bound, every later job would be
+    # taken and its result held until job 0's comes back (found as 640 MB under load).
+    import time
+    from functools import partial
+
+    from ndoku.tasks.paced import HELD_MOST, in_order
+    from ndoku.tasks.workers import Job, run_jobs
+
+    taken: list[int] = []
+
+    def work():  # type: ignore[no-untyped-def]
+        for k in range(40):
+            taken.append(k)
+            yield Job(time.sleep, (3.0 if stalled else 0.0,)) if k == 0 else Job(abs, (-k,))
+
+    results, taken_at_first = [], None
+    for _, result in in_order(partial(run_jobs, work(), 2), None):
+        taken_at_first = len(taken) if taken_at_first is None else taken_at_first
+        results.append(result)
+    assert results == [None, *range(1, 40)]  # every job, in order
+    if stalled:  # the held results, the jobs running and those waiting for a worker
+        assert taken_at_first <= HELD_MOST + 2 * 2 + 1 < len(results)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -130,10 +130,13 @@ def threads(client: Client) -> int:
     return max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
 
 
-def replies(client: Client, jobs: Iterable[Job], ahead: int) -> Generator[tuple[int, Job, Any]]:
+def replies(
+    client: Client, jobs: Iterable[Job], ahead: int, room: Callable[[], bool] = lambda: True
+) -> Generator[tuple[int, Job, Any]]:
     """Each job run on the cluster: ``(job number, job, result)`` as they finish, with at most
     ``ahead`` of them submitted and not finished (the rest are taken from ``jobs`` as those
-    finish, so that a long batch is read as it goes).
+    finish and while ``room()``, so that a long batch is read as it goes and results that
+    wait for a slow job's do not pile up at the caller).
 
     Dask runs a job again when its worker is lost, or (up to :data:`RETRIES` times) when
     it raised; the jobs submitted first run first. When the caller stops (an error, Ctrl-C,
@@ -146,24 +149,29 @@ def replies(client: Client, jobs: Iterable[Job], ahead: int) -> Generator[tuple[
     pending: dict[Any, tuple[int, Job, Future[Any]]] = {}
     last: list[Future[Any]] = []
 
-    def submit() -> None:
+    def submit() -> bool:
+        """Submit the next job, while there are some, ``ahead`` allows and ``room()`` (or
+        none is pending, so that the batch always goes on)."""
+        if len(pending) >= ahead or not (room() or not pending):
+            return False
         item = next(taken, None)
-        if item is not None:
-            number, job = item
-            future = client.submit(
-                job.function, *job.args, retries=RETRIES, pure=False, **job.kwargs
-            )
-            pending[future.key] = (number, job, future)
-            running.add(future)
+        if item is None:
+            return False
+        number, job = item
+        future = client.submit(job.function, *job.args, retries=RETRIES, pure=False, **job.kwargs)
+        pending[future.key] = (number, job, future)
+        running.add(future)
+        return True
 
     try:
-        for _ in range(ahead):
-            submit()
+        while submit():
+            pass
         for future, result in running:
             number, job, _ = pending.pop(future.key)
             last = [future]
             yield number, job, result
-            submit()
+            while submit():
+                pass
     finally:
         if client.status == "running":  # not when the client was closed before the caller
             client.cancel([f for *_, f in pending.values()] + last)  # type: ignore[no-untyped-call]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ndoku.errors import NdokuError, VerificationError
@@ -411,11 +412,12 @@ def _threads(client: Client) -> int:
 
 def _replies(
     client: Client | None, jobs: int, work: Iterable[Job]
-) -> Generator[tuple[int, Job, Any] | None]:
-    """Each job run on the cluster or in ``jobs`` worker processes here: ``(number, job,
-    result)`` as they finish (see :func:`~ndoku.tasks.workers.run_jobs`)."""
+) -> Callable[[Callable[[], bool]], Generator[tuple[int, Job, Any] | None]]:
+    """How :func:`~ndoku.tasks.paced.in_order` runs the jobs, on the cluster or in ``jobs``
+    worker processes here: ``(number, job, result)`` as they finish (see
+    :func:`~ndoku.tasks.workers.run_jobs`), new jobs taken while ``room()``."""
     if client is not None:
         from ndoku.tasks.cluster import replies
 
-        return replies(client, work, CHUNKS_PER_WORKER * _threads(client))
-    return run_jobs(work, jobs)
+        return partial(replies, client, work, CHUNKS_PER_WORKER * _threads(client))
+    return partial(run_jobs, work, jobs)

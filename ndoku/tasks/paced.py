@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any, TypeVar, cast
 
 from ndoku.model.puzzle import Puzzle
@@ -53,6 +54,8 @@ JOB_SECONDS = 0.5
 #: microseconds to milliseconds (most of them for a table of lines, without a Puzzle each),
 #: a chain, a rating or a generated puzzle up to seconds.
 MOST_PER_CHUNK = {"lines": 5000, "exact": 1000, "slow": 8, "generate": 1}
+#: Results that may wait for an earlier job's before no new job is taken.
+HELD_MOST = 8
 
 
 def paced_lines(
@@ -140,13 +143,26 @@ def paced_counts(
 
 
 def in_order(
-    arrived: Generator[tuple[int, Job, Any] | None], progress: Progress, before: int = 0
+    run: Callable[[Callable[[], bool]], Generator[tuple[int, Job, Any] | None]],
+    progress: Progress,
+    before: int = 0,
 ) -> Iterator[tuple[Job, Any]]:
     """Jobs' results numbered as they finish (``None``: a tick while none does), in number
-    order; ``progress`` gets the puzzles finished (``before`` and the sizes of the jobs), at
-    each result and each tick. Stopped early (an error, Ctrl-C in ``progress``, a loop left),
-    it stops ``arrived``, which stops or cancels what is not done."""
+    order: ``run(room)`` starts them, taking a new job only while ``room()``, that is while
+    fewer than :data:`HELD_MOST` results wait for an earlier one (a stalled job would
+    otherwise let every later result pile up here). ``progress`` gets the puzzles finished
+    (``before`` and the sizes of the jobs), at each result and each tick. Stopped early (an
+    error, Ctrl-C in ``progress``, a loop left), it stops what ``run`` started, which stops or
+    cancels what is not done.
+
+    >>> def run(room):  # job 0 finishes last
+    ...     for n in (1, 2, 0):
+    ...         yield n, Job(len, (), size=1), n
+    >>> [result for _, result in in_order(run, None)]
+    [0, 1, 2]
+    """
     waiting: dict[int, tuple[Job, Any]] = {}
+    arrived = run(lambda: len(waiting) < HELD_MOST)
     following, done = 0, before
     try:
         for item in arrived:
@@ -220,7 +236,8 @@ def paced(
                 work = (
                     job(cut(p, a, a + size)) for p in rest_parts for a in range(0, len(p), size)
                 )
-                for done, reply in in_order(run_jobs(work, jobs), progress, pace.puzzles):
+                run = partial(run_jobs, work, jobs)
+                for done, reply in in_order(run, progress, pace.puzzles):
                     yield finish(done, reply)
                 return
             chunk = cut(part, start, start + pace.size)

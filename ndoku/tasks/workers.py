@@ -45,12 +45,16 @@ class Job:
     tag: Any = None
 
 
-def run_jobs(jobs: Iterable[Job], processes: int) -> Generator[tuple[int, Job, Any] | None]:
+def run_jobs(
+    jobs: Iterable[Job], processes: int, room: Callable[[], bool] = lambda: True
+) -> Generator[tuple[int, Job, Any] | None]:
     """Run ``jobs`` over at most ``processes`` worker processes: ``(number, job, result)``
     as each finishes (a :class:`WorkerLost` as the result of a job whose worker died), and
     ``None`` every :data:`TICK_SECONDS` while none does.
 
-    Jobs are taken from ``jobs`` as workers are ready for them, a few ahead: a job that
+    Jobs are taken from ``jobs`` as workers are ready for them, a few ahead, and only while
+    ``room()`` (the caller holds few results yet, see :func:`~ndoku.tasks.paced.in_order`,
+    so that a stalled job cannot make the others' results pile up): a job that
     raises in its worker raises here; an error raised by ``jobs`` itself (a bad line read
     while the batch goes on) is raised once the jobs taken before it have finished. When
     the caller stops, every worker is stopped.
@@ -68,7 +72,8 @@ def run_jobs(jobs: Iterable[Job], processes: int) -> Generator[tuple[int, Job, A
     exhausted, failed_starts = False, 0
     try:
         while True:
-            while not exhausted and len(waiting) < processes:
+            busy = waiting or any(w.number is not None for w in workers)
+            while not exhausted and len(waiting) < processes and (room() or not busy):
                 try:
                     item = next(taken, None)
                 except Exception as exc:  # raised once the jobs taken before it are done
@@ -76,6 +81,7 @@ def run_jobs(jobs: Iterable[Job], processes: int) -> Generator[tuple[int, Job, A
                 exhausted = item is None
                 if item is not None:
                     waiting.append(item)
+                    busy = True
             free = [w for w in workers if w.number is None]
             for _ in range(min(len(waiting) - len(free), processes - len(workers))):
                 workers.append(_Worker.start(context))
@@ -87,7 +93,7 @@ def run_jobs(jobs: Iterable[Job], processes: int) -> Generator[tuple[int, Job, A
                 else:  # it died before it could take the job, which waits for another
                     workers.remove(worker)
                     worker.stop()
-            if not waiting and all(w.number is None for w in workers):
+            if exhausted and not waiting and all(w.number is None for w in workers):
                 if failure is not None:
                     raise failure
                 return
