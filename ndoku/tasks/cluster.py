@@ -152,7 +152,7 @@ def replies(
     def submit() -> bool:
         """Submit the next job, while there are some, ``ahead`` allows and ``room()`` (or
         none is pending, so that the batch always goes on)."""
-        if len(pending) >= ahead or not (room() or not pending):
+        if len(pending) >= ahead or (pending and not room()):
             return False
         item = next(taken, None)
         if item is None:

@@ -70,10 +70,14 @@ def run_jobs(
     workers: list[_Worker] = []
     failure: Exception | None = None
     exhausted, failed_starts = False, 0
+
+    def idle() -> bool:  # no job waits for a worker or runs in one
+        return not waiting and all(w.number is None for w in workers)
+
     try:
         while True:
-            busy = waiting or any(w.number is not None for w in workers)
-            while not exhausted and len(waiting) < processes and (room() or not busy):
+            # without room, a job is still taken when none runs, so that the batch goes on
+            while not exhausted and len(waiting) < processes and (room() or idle()):
                 try:
                     item = next(taken, None)
                 except Exception as exc:  # raised once the jobs taken before it are done
@@ -81,7 +85,6 @@ def run_jobs(
                 exhausted = item is None
                 if item is not None:
                     waiting.append(item)
-                    busy = True
             free = [w for w in workers if w.number is None]
             for _ in range(min(len(waiting) - len(free), processes - len(workers))):
                 workers.append(_Worker.start(context))
@@ -93,7 +96,7 @@ def run_jobs(
                 else:  # it died before it could take the job, which waits for another
                     workers.remove(worker)
                     worker.stop()
-            if exhausted and not waiting and all(w.number is None for w in workers):
+            if exhausted and idle():
                 if failure is not None:
                     raise failure
                 return
