@@ -115,13 +115,24 @@ def _misprinted(
     whose token is no empty mark, or a symbol of the answer; in pencil marks, a symbol not
     among the cell's. ``puzzle``: the grids' style."""
     style = puzzle.grid.style
-    printed = np.array([style.symbol(v) for v in range(puzzle.size + 1)])
-    shown = printed[np.clip(table, 0, puzzle.size)]
     if puzzle.candidates is not None:
+        printed = np.array([style.symbol(v) for v in range(puzzle.size + 1)])
+        shown = printed[np.clip(table, 0, puzzle.size)]
         return np.asarray(np.char.find(written, shown) < 0)
-    zeros: NDArray[np.bool_] = (written != "") & (np.char.lstrip(written, "0") == "")  # 00 too
-    empty_mark = (np.isin(written, _EMPTY_MARKS) | zeros) & ~np.isin(written, printed[1:])
-    return np.where(givens > 0, shown != written, ~empty_mark)
+    # Each distinct token is looked at once: the symbol it stands for (-1: none), and whether
+    # it is an empty mark (00 too) that is no symbol.
+    symbols = {style.symbol(v): v for v in range(1, puzzle.size + 1)}
+    tokens, where = np.unique(written, return_inverse=True)
+    listed = tokens.tolist()
+    value = np.array([symbols.get(t, -1) for t in listed])
+    empty_mark = np.array(
+        [
+            t not in symbols and (t in _EMPTY_MARKS or (t != "" and t.strip("0") == ""))
+            for t in listed
+        ]
+    )
+    where = where.reshape(written.shape)
+    return np.where(givens > 0, value[where] != table, ~empty_mark[where])
 
 
 def _written(puzzles: Sequence[Puzzle]) -> NDArray[np.str_]:
