@@ -1,6 +1,7 @@
 """The numba internals ndoku leans on, in one place: the cache folder, the cache's freshness
-stamp, one compile per kernel among processes, kernels without reference counting, the CPU
-cycle counter, and the probe of numba's cache behind the compile notice.
+stamp, one compile per kernel among processes, parallel threads that sleep rather than spin,
+kernels without reference counting, the CPU cycle counter, and the probe of numba's cache
+behind the compile notice.
 
 Each of them uses a part of numba that is not its documented API (``_nrt``, the cache index
 and its source stamp, ``llvm.readcyclecounter`` through an intrinsic); ``tests/test_jit.py``
@@ -71,6 +72,12 @@ def choose_cache_dir() -> str | None:
 
 
 choose_cache_dir()
+
+# Threads of a parallel kernel (tempering's rounds) sleep at the end of a region instead of
+# spinning: with the other core busy, spinning made two threads run 15× slower than one
+# (the spinner holds the core its partner waits for). The OpenMP runtime reads this when
+# numba first loads it; a user's own setting stands.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # numba reads NUMBA_CACHE_DIR when it is first imported: only now.
 from llvmlite import ir  # type: ignore[import-untyped]  # noqa: E402

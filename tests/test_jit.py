@@ -3,6 +3,10 @@ upgrade moves one, these tests fail by name instead of ndoku turning slow, quiet
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from numba.core import caching
@@ -85,3 +89,16 @@ def test_the_stamp_changes_with_a_kernel_source_only(
         assert fresh() != second
     finally:
         jit.sources_hash.cache_clear()
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_parallel_threads_sleep_unless_the_user_says_otherwise(
+    given: str | None, expected: str
+) -> None:
+    # a fresh process: the OpenMP runtime reads the policy once, when numba loads it
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if given is not None:
+        env["OMP_WAIT_POLICY"] = given
+    code = "import os, ndoku; print(os.environ['OMP_WAIT_POLICY'])"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.stdout.strip() == expected
