@@ -54,13 +54,17 @@ def search_first(
     narrowed, candidates = pruned(puzzle)
     if candidates is None:
         return None
-    found = solve_exact(puzzle, limit=1, max_nodes=max_nodes, timeout=timeout, givens=narrowed)
-    if found.status == "limit":
-        return None
-    if found.values is None:
-        return found
+    if (narrowed > 0).all():  # pruning filled the grid: nothing to search
+        values = narrowed
+    else:
+        found = solve_exact(puzzle, limit=1, max_nodes=max_nodes, timeout=timeout, givens=narrowed)
+        if found.status == "limit":
+            return None
+        if found.values is None:
+            return found
+        values = found.values
     return ChainResult(
-        solved=True, values=found.values, best_values=found.values, energy=0, best_energy=0,
+        solved=True, values=values, best_values=values, energy=0, best_energy=0,
         best_at=0, proposals=0, acceptances=0, seconds=time.perf_counter() - start, seed=seed,
         temperature=temperature or puzzle_temperature(puzzle, pruned=True), stop="search",
         forced=int((narrowed > 0).sum() - (puzzle.givens > 0).sum()),

@@ -153,7 +153,8 @@ def geometric_ladder(cold: float, hot: float, rungs: int) -> tuple[float, ...]:
     """
     if rungs < 2:
         raise NdokuError(f"parallel tempering needs at least 2 replicas, got {rungs}")
-    return tuple(round(t, 4) for t in np.geomspace(cold, hot, rungs).tolist())
+    ratio = hot / cold  # plain floats: numpy's geomspace took 15 µs of a 0.3 ms solve
+    return tuple(round(cold * ratio ** (k / (rungs - 1)), 4) for k in range(rungs))
 
 
 def tempering(
@@ -285,10 +286,15 @@ def _dived(
     """The run when a replica's start state is a solution (its dive filled the grid): the
     first such replica, as the rounds would report it, without building the replicas."""
     start = time.perf_counter()
-    fill = GreedyFill.of(puzzle, candidates)
+    # a grid pruning filled is every replica's dive, with nothing to draw
+    fill = None if (givens > 0).all() else GreedyFill.of(puzzle, candidates)
     for r in range(len(ladder)):
         # the first draws of the replica's start state (initial_state) are its dive's
-        values = fill.dive(givens, generator(replica_seed(seed, len(ladder), r)))
+        values = (
+            givens.copy()
+            if fill is None
+            else fill.dive(givens, generator(replica_seed(seed, len(ladder), r)))
+        )
         if (values > 0).all():
             return TemperingResult(
                 solved=True, values=values, best_values=values.copy(), energy=0,
