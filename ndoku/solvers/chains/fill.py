@@ -6,7 +6,8 @@ Glossary
 dive
     A depth-first search from the pruned candidates, at random and on a budget: take the
     free cell with the fewest candidates (a random one among ties), give it a random
-    candidate, propagate (naked and hidden singles, and locked candidates from 16×16 up);
+    candidate, propagate (naked and hidden singles, locked candidates from 16×16 up, and
+    all-different matching from :data:`MATCH_FROM`);
     on a contradiction try another of its candidates, and when none is left step back to
     the cell before. After :data:`DIVE_NODES` choices per free cell, or where it cannot step
     back (it keeps the last :data:`DIVE_WINDOW` levels), it stops where it stands. The cells
@@ -42,6 +43,11 @@ from ndoku.solvers.tables import (
 #: Choices a dive may make per free cell, and the levels it can step back over.
 DIVE_NODES = 4
 DIVE_WINDOW = 64
+#: All-different matching after every choice from this N on (below, at the start only): a
+#: 16×16 dive took five times as long with it (1.65 against 0.34 ms on an empty grid) and
+#: filled unique puzzles as often (136 and 135 of 136 dives); on 25×25 with 40–45 % given,
+#: dives without it filled a fifth as many.
+MATCH_FROM = 25
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -170,7 +176,7 @@ def _dive(
             free = restrict(
                 cand, counts, c, cand[c] & ~bit, levels[slot, 2], net, locked, scratch, size
             )
-            if probing is not None and free > 0:
+            if probing is not None and free > 0 and size >= MATCH_FROM:
                 free = matching(cand, counts, free, net, locked, scratch, probing, size)
             if free >= 0:
                 depth += 1
