@@ -120,13 +120,14 @@ def test_16x16_match_published_solutions() -> None:
         assert np.array_equal(result.values, published.givens)
 
 
-def test_25x25_wild_statuses() -> None:
+@pytest.mark.parametrize("probe", [True, False])
+def test_25x25_wild_statuses(probe: bool) -> None:
     """Probing (25×25) keeps counts right: unique puzzles, multiple ones, and one that the
-    probes of the root node solve."""
+    probes of the root node solve; and so does the search without probes."""
     for line in (DATA / "sudoku25/wild_25x25.txt").read_text().splitlines():
         name, body, status = line.split()  # id puzzle,solution status
         [puzzle] = read_puzzles(text=body.split(",")[0])
-        result = solve_exact(puzzle)
+        result = solve_exact(puzzle, probe=probe)
         assert result.status == ("solved" if status == "unique" else "multiple"), name
         assert result.unique is (status == "unique"), name
         assert_solution(puzzle, result)
@@ -142,6 +143,10 @@ def test_25x25_probes_prove_uniqueness_in_few_nodes() -> None:
     assert (result.status, result.unique, result.stop) == ("solved", True, "complete")
     assert one_line_25(result.values) == solution
     assert result.nodes < 10_000  # 383 383 without probes
+    plain = solve_exact(puzzle, max_nodes=10_000, probe=False)
+    assert (plain.status, plain.stop) == ("limit", "nodes")
+    table = solve_table(puzzle, puzzle.givens[None, :], max_nodes=10_000, probe=False)
+    assert table.result(0).stop == "nodes"
 
 
 def one_line_25(values: np.ndarray) -> str:

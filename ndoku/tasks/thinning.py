@@ -43,6 +43,9 @@ from ndoku.solvers.logic.uniqueness import STEP_NAMES
 from ndoku.tasks.rate import LEVEL_OF, LEVELS, IntArray, Rating, rate, singles
 
 #: A removal check that searches more nodes than this is counted as failed (the group stays).
+#: Checks search without probing (``probe=False``): the 25×25 probes, which pay on a hard
+#: minimal puzzle, made these thousands of small searches ten times dearer (minimal 25×25 of
+#: seeds 1-3: 31-55 s with them, 4.5-6.7 s without, with as many givens: 275-279, 274-282).
 CHECK_NODES = 2000
 #: Largest batch of removal checks in one exact-solver call.
 MAX_BATCH = 32
@@ -224,7 +227,9 @@ def thin(
             else:
                 rows[i, group] = 0
         share = CHECK_SHARE * left / len(rows)  # the timeout is per check
-        batch = solve_table(puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=share)
+        batch = solve_table(
+            puzzle, rows, limit=2, max_nodes=CHECK_NODES, timeout=share, probe=False
+        )
         results = list(batch)
         ok = [r.unique is True for r in results]
         # a check its share of the time cut short decided nothing: its group is tried again
@@ -347,7 +352,9 @@ def _thin_in(
         trial = givens.copy()
         trial[group] = 0
         left = seconds_left(deadline)  # a check the deadline cuts short keeps its group
-        if not solve_exact(puzzle, givens=trial, max_nodes=CHECK_NODES, timeout=left).unique:
+        if not solve_exact(
+            puzzle, givens=trial, max_nodes=CHECK_NODES, timeout=left, probe=False
+        ).unique:
             continue
         rated = _rated(puzzle, trial, deadline)
         if aim.fits(rated):

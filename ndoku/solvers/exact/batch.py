@@ -32,6 +32,7 @@ def solve_table(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     marks: NDArray[np.uint64] | None = None,
+    probe: bool = True,
 ) -> BatchResult:
     """Solve many puzzles of ``puzzle``'s layout, given as a ``(puzzles, cells)`` array.
 
@@ -50,6 +51,8 @@ def solve_table(
         Called with the number of puzzles finished so far, every few milliseconds.
     marks : ndarray of uint64, shape (puzzles, cells), optional
         Each puzzle's pencil marks: its cells keep within them (bit ``v - 1`` for value v).
+    probe : bool
+        As in :func:`solve_exact`.
 
     Examples
     --------
@@ -68,8 +71,8 @@ def solve_table(
         if marks.shape != table.shape:
             raise NdokuError(f"marks must have the givens' shape {table.shape}, got {marks.shape}")
     if jobs == 1 or len(table) < 2:
-        return solve_array(topology, table, limit, max_nodes, timeout, progress, marks)
-    return _solve_spread(topology, table, limit, max_nodes, timeout, jobs, progress, marks)
+        return solve_array(topology, table, limit, max_nodes, timeout, progress, marks, probe)
+    return _solve_spread(topology, table, limit, max_nodes, timeout, jobs, progress, marks, probe)
 
 
 def solve_batch(
@@ -133,6 +136,7 @@ def _solve_spread(
     jobs: int,
     progress: Callable[[int], None] | None,
     marks: NDArray[np.uint64] | None,
+    probe: bool,
 ) -> BatchResult:
     """Solve here in doubling chunks while the rest looks quick, then hand the rest to workers.
 
@@ -151,11 +155,13 @@ def _solve_spread(
 
         if spent / max(done, 1) * len(rest) > PARALLEL_SECONDS:
             parts.append(
-                solve_parallel(topology, rest, limit, max_nodes, timeout, jobs, report, rest_marks)
+                solve_parallel(
+                    topology, rest, limit, max_nodes, timeout, jobs, report, rest_marks, probe
+                )
             )
             break
         head = None if rest_marks is None else rest_marks[:chunk]
-        part = solve_array(topology, rest[:chunk], limit, max_nodes, timeout, report, head)
+        part = solve_array(topology, rest[:chunk], limit, max_nodes, timeout, report, head, probe)
         parts.append(part)
         done, spent, chunk = done + len(part), spent + float(part.seconds.sum()), 2 * chunk
     return join_results(parts, limit)
@@ -180,6 +186,7 @@ def solve_parallel(
     jobs: int,
     progress: Callable[[int], None] | None,
     marks: NDArray[np.uint64] | None = None,
+    probe: bool = True,
 ) -> BatchResult:
     """Chunks of the batch over ``jobs`` worker processes (spawned: safe on every platform)."""
     check_limits(limit, max_nodes, timeout)
@@ -191,7 +198,7 @@ def solve_parallel(
     parts: list[BatchResult] = []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [
-            pool.submit(solve_array, topology, chunk, limit, max_nodes, timeout, None, part)
+            pool.submit(solve_array, topology, chunk, limit, max_nodes, timeout, None, part, probe)
             for chunk, part in zip(chunks, marked, strict=True)
         ]
         for future in futures:
