@@ -139,6 +139,19 @@ def sort(keys: NDArray[np.int64], n: int) -> None:
         _sift(keys, 0, end)
 
 
+@kernel(inline="always")
+def _narrowed(cand: NDArray[np.uint64], probed: NDArray[np.uint64]) -> int:
+    """How much a probe narrowed ``cand`` to ``probed``: the candidates it removed, plus 2
+    for each cell it fixed and 1 for each it left with two (a new two-way choice)."""
+    score = 0
+    for x in range(len(cand)):
+        k = popcount(probed[x])
+        d = popcount(cand[x]) - k
+        if d:
+            score += d + (2 if k == 1 else 1 if k == 2 else 0)
+    return score
+
+
 @kernel()
 def _probe(
     stack: NDArray[np.uint64],
@@ -183,13 +196,13 @@ def _probe(
         # Values failed earlier in this pass may have decided the choice already.
         if cand[c1] & a == _ZERO or cand[c2] & b == _ZERO or cand[c1] == a or cand[c2] == b:
             continue
-        left_a = 0
+        narrowed_a = 0
         for side in range(2):
             c = c1 if side == 0 else c2
             bit = a if side == 0 else b
             if implied[c] & bit:
                 if side == 0:
-                    left_a = -1
+                    narrowed_a = -1
                     continue
                 break
             copy(cand, probed)
@@ -209,10 +222,11 @@ def _probe(
             for k in range(free - left):
                 x = queue[k]
                 implied[x] |= probed[x]
+            narrowed = _narrowed(cand, probed)
             if side == 0:
-                left_a = left
-            elif left_a >= 0:
-                score = (1 + free - left_a) * (1 + free - left)
+                narrowed_a = narrowed
+            elif narrowed_a >= 0:
+                score = (1 + narrowed_a) * (1 + narrowed)
                 if score > best_score:
                     best_score = score
                     best = c1
