@@ -32,6 +32,8 @@ TICK_CHECK = 64
 _PAUSE_NODES = 1 << 12
 #: History of a probe side that failed: more than any number of cells fixed.
 _FAILED = 1 << 20
+#: More than the cells of any grid: :func:`_tally` counts candidates in its multiples.
+_PAIRS = 1 << 16
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -140,16 +142,14 @@ def sort(keys: NDArray[np.int64], n: int) -> None:
 
 
 @kernel(inline="always")
-def _narrowed(cand: NDArray[np.uint64], probed: NDArray[np.uint64]) -> int:
-    """How much a probe narrowed ``cand`` to ``probed``: the candidates it removed, plus 2
-    for each cell it fixed and 1 for each it left with two (a new two-way choice)."""
-    score = 0
+def _tally(cand: NDArray[np.uint64]) -> int:
+    """The candidates of a state times ``_PAIRS``, plus its cells with two candidates: what
+    :func:`_probe` scores a side's narrowing by."""
+    tally = 0
     for x in range(len(cand)):
-        k = popcount(probed[x])
-        d = popcount(cand[x]) - k
-        if d:
-            score += d + (2 if k == 1 else 1 if k == 2 else 0)
-    return score
+        k = popcount(cand[x])
+        tally += _PAIRS * k + (k == 2)
+    return tally
 
 
 @kernel()
@@ -206,6 +206,7 @@ def _probe(
     best = -1
     best_bit = _ZERO
     best_score = -1
+    before = _tally(cand)
     n = _two_way_choices(cand, counts, net, probing, size)
     sort(keys, n)
     excluded = False
@@ -234,12 +235,18 @@ def _probe(
                 if free <= 0:
                     return free, -1, _ZERO
                 excluded = True
+                before = _tally(cand)
                 break
+            # How much the side narrowed the state: the candidates it removed, plus 2 for
+            # each cell it fixed and 1 for each it left with two (a new two-way choice).
             # The fix queue lists the cells the probe fixed, each once.
+            after = _tally(probed)
+            narrowed = after % _PAIRS - before % _PAIRS + 2 * (free - left)
+            narrowed += before // _PAIRS - after // _PAIRS
             for k in range(free - left):
                 x = queue[k]
                 implied[x] |= probed[x]
-            narrowed = _narrowed(cand, probed)
+                narrowed += popcount(cand[x]) == 2
             history[c * size + lowest(bit)] = narrowed
             if side == 0:
                 narrowed_a = narrowed
