@@ -107,10 +107,10 @@ def _two_way_choices(
             for k in range(net[0][u], net[0][u + 1]):
                 c = net[1][k]
                 if cand[c] & a:
-                    if c1 < 0:
-                        c1 = c
-                    else:
+                    if c1 >= 0:
                         c2 = c
+                        break
+                    c1 = c
         sides[2 * n] = c1
         sides[2 * n + 1] = c2
         values[2 * n] = a
