@@ -40,7 +40,7 @@ _FAILED = 1 << 20
 _FIXED = 4
 _PAIR = 5
 #: More than the cells of any grid: :func:`_tally` counts candidates in its multiples.
-_PAIRS = 1 << 16
+_PER_CANDIDATE = 1 << 16
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -150,12 +150,12 @@ def sort(keys: NDArray[np.int64], n: int) -> None:
 
 @kernel(inline="always")
 def _tally(cand: NDArray[np.uint64]) -> int:
-    """The candidates of a state times ``_PAIRS``, plus its cells with two candidates: what
-    :func:`_probe` scores a side's narrowing by."""
+    """The candidates of a state times ``_PER_CANDIDATE``, plus its cells with two
+    candidates: what :func:`_probe` scores a side's narrowing by."""
     tally = 0
     for x in range(len(cand)):
         k = popcount(cand[x])
-        tally += _PAIRS * k + (k == 2)
+        tally += _PER_CANDIDATE * k + (k == 2)
     return tally
 
 
@@ -251,8 +251,9 @@ def _probe(
             # ``_FIXED`` for each cell it fixed and ``_PAIR`` for each it left with two (a
             # new two-way choice). The fix queue lists the cells the probe fixed, each once.
             after = _tally(probed)
-            narrowed = _PAIR * (after % _PAIRS - before % _PAIRS) + _FIXED * (free - left)
-            narrowed += before // _PAIRS - after // _PAIRS
+            pairs = after % _PER_CANDIDATE - before % _PER_CANDIDATE
+            narrowed = before // _PER_CANDIDATE - after // _PER_CANDIDATE
+            narrowed += _PAIR * pairs + _FIXED * (free - left)
             for k in range(free - left):
                 x = queue[k]
                 implied[x] |= probed[x]
