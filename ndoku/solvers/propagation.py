@@ -123,17 +123,23 @@ def _drop(
     return n_hidden
 
 
-#: The kernels :func:`settle` is inlined into, by module and name: the exact search loop
-#: (named, not imported: the exact solver is built on this module) and :func:`matching`.
+#: The kernels :func:`settle` is inlined into, by module and name: the exact search loop and
+#: its probes (named, not imported: the exact solver is built on this module) and
+#: :func:`matching`.
 INLINE_SETTLE_INTO = frozenset(
-    {("ndoku.solvers.exact.kernels", "search"), ("ndoku.solvers.propagation", "matching")}
+    {
+        ("ndoku.solvers.exact.kernels", "search"),
+        ("ndoku.solvers.exact.kernels", "_side"),
+        ("ndoku.solvers.propagation", "matching"),
+    }
 )
 
 
 def _inline_settle(call: Any, caller: Any, callee: Any) -> bool:
-    """numba's inlining choice for :func:`settle`: into the search loop and matching only,
-    where a call took 1-2% of a hard 9×9's and of a 25×25's time; everywhere else one
-    compiled copy is called (each inlined copy costs a second of compiling)."""
+    """numba's inlining choice for :func:`settle`: into the search loop, a probe and
+    matching only, where a call took 1-2% of a hard 9×9's and 6% of a 25×25's time;
+    everywhere else one compiled copy is called (each inlined copy costs a second of
+    compiling)."""
     return (caller.func_id.modname, caller.func_id.func_qualname) in INLINE_SETTLE_INTO
 
 

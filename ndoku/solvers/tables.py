@@ -29,8 +29,10 @@ Locked = tuple[IntArray, NDArray[np.int64], NDArray[np.uint64]]
 #: All-different matching and probing (the exact search's, from its ``PROBE_FROM``; matching
 #: alone for :func:`ndoku.solvers.propagation.candidates`): the work arrays of
 #: :func:`ndoku.solvers.hall.hall`, the units' matching check stamps, the
-#: values a probe pass implied, the probes' history, and a pass's two-way choices (cells,
-#: values, order keys).
+#: values a probe pass implied, the probes' history, a pass's two-way choices (cells,
+#: values, order keys), and the change stamps of the units a probe narrows (on its copy of
+#: the state: kept apart from ``Scratch``'s, which say what matching and locked candidates
+#: must look at again in the search's own states).
 Probing = tuple[
     IntArray,
     NDArray[np.uint64],
@@ -39,6 +41,7 @@ Probing = tuple[
     IntArray,
     IntArray,
     NDArray[np.uint64],
+    NDArray[np.int64],
     NDArray[np.int64],
 ]
 
@@ -192,6 +195,7 @@ class WorkArrays:
                 np.zeros(2 * choices, dtype=np.int32),
                 np.zeros(2 * choices, dtype=np.uint64),
                 np.zeros(choices, dtype=np.int64),
+                np.zeros(n_units, dtype=np.int64),
             )
 
     def compiling(self, kernel: Any) -> tuple[str, float, Any]:

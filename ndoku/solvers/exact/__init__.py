@@ -13,11 +13,12 @@ probe
     From N = ``PROBE_FROM`` on, a node first tries both sides of every two-way choice (a
     cell with two candidates, a value with two places in a unit) on a copy, propagating
     singles only. A side that fails is removed from the node (a *failed value*); of the
-    choices whose sides both hold, the node branches on the one whose sides fix the most
-    cells (product of the two). Probes are not nodes. A pass probes its choices in the order
-    their sides did when last probed anywhere in the tree (the *history*: cells fixed, a
-    failure counting most): failing sides are found early, and ties in the score go to
-    choices that were strong before (40% fewer nodes than probing in cell order). Before
+    choices whose sides both hold, the node branches on the one whose sides narrow it most
+    (product of the two sides' scores: candidates removed, cells fixed and cells left with
+    two candidates). Probes are not nodes. A pass probes its choices in the order their
+    sides scored when last probed anywhere in the tree (the *history*, a failure counting
+    most): failing sides are found early, and ties in the score go to choices that were
+    strong before (40% fewer nodes than probing in cell order). Before
     probing, a node removes from each unit the values no one-to-one pairing of its free
     cells and missing values allows (all-different matching,
     :func:`ndoku.solvers.propagation.matching`): it halves the nodes, and costs less than the
