@@ -1,5 +1,5 @@
 """The numba internals ndoku leans on, in one place: the cache folder, the cache's freshness
-stamp, one compile per kernel among processes, parallel threads that sleep rather than spin,
+stamp, one compile per kernel among processes, parallel threads that soon sleep rather than spin,
 kernels without reference counting, the CPU cycle counter, and the probe of numba's cache
 behind the compile notice.
 
@@ -73,11 +73,15 @@ def choose_cache_dir() -> str | None:
 
 choose_cache_dir()
 
-# Threads of a parallel kernel (tempering's rounds) sleep at the end of a region instead of
-# spinning: with the other core busy, spinning made two threads run 15× slower than one
-# (the spinner holds the core its partner waits for). The OpenMP runtime reads this when
-# numba first loads it; a user's own setting stands.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Threads of a parallel kernel (tempering's rounds) spin only briefly at the end of a
+# region, then sleep: with the other core busy, spinning made two threads run 15× slower
+# than one (the spinner holds the core its partner waits for); sleeping at once cost a
+# fifth on a quiet machine, 1 000 spins about 8 % (GNU OpenMP counts the spins; other
+# runtimes read the policy). The runtime reads these when numba first loads it; a user's
+# own setting of either stands.
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    os.environ["GOMP_SPINCOUNT"] = "1000"
 
 # numba reads NUMBA_CACHE_DIR when it is first imported: only now.
 from llvmlite import ir  # type: ignore[import-untyped]  # noqa: E402

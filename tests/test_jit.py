@@ -91,14 +91,20 @@ def test_the_stamp_changes_with_a_kernel_source_only(
         jit.sources_hash.cache_clear()
 
 
-@pytest.mark.parametrize(("given", "expected"), [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
-def test_parallel_threads_sleep_unless_the_user_says_otherwise(
-    given: str | None, expected: str
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({}, "PASSIVE 1000"),
+        ({"OMP_WAIT_POLICY": "ACTIVE"}, "ACTIVE -"),
+        ({"GOMP_SPINCOUNT": "5"}, "- 5"),
+    ],
+)
+def test_parallel_threads_soon_sleep_unless_the_user_says_otherwise(
+    given: dict[str, str], expected: str
 ) -> None:
     # a fresh process: the OpenMP runtime reads the policy once, when numba loads it
-    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
-    if given is not None:
-        env["OMP_WAIT_POLICY"] = given
-    code = "import os, ndoku; print(os.environ['OMP_WAIT_POLICY'])"
+    names = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+    env = {k: v for k, v in os.environ.items() if k not in names} | given
+    code = f"import os, ndoku; print(*(os.environ.get(n, '-') for n in {names!r}))"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.stdout.strip() == expected
