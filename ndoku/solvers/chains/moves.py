@@ -370,16 +370,26 @@ def _ranks(lengths: IntArray) -> NDArray[np.intp]:
     return np.arange(int(lengths.sum())) - starts
 
 
-def initial_state(system: SwapSystem, seed: int) -> IntArray:
+#: A dive made already: the values it fixed, and the generator it drew from.
+Dive = tuple[IntArray, np.random.Generator]
+
+
+def initial_state(system: SwapSystem, seed: int, dive: Dive | None = None) -> IntArray:
     """Givens kept; each group's free cells get its missing symbols in random order (drawn
     from :func:`~ndoku.solvers.random.generator` of ``seed``).
 
     Pruned, a dive (:mod:`.fill`) fixes cells first, and the order of the rest is a random
     matching of the cells to the symbols that gives each cell one of its candidates (where the
-    matching leaves cells without, the rest at random).
+    matching leaves cells without, the rest at random). ``dive``: that dive, made already
+    from ``seed`` (the draws go on from its generator): the same state, without diving again.
     """
-    rng = generator(seed)
-    values = system.givens.copy() if system.fill is None else system.fill.dive(system.givens, rng)
+    if dive is not None:
+        values, rng = dive[0].copy(), dive[1]
+    else:
+        rng = generator(seed)
+        values = (
+            system.givens.copy() if system.fill is None else system.fill.dive(system.givens, rng)
+        )
     if (values > 0).all():
         return values.astype(np.int32)
     groups = system.groups

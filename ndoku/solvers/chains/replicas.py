@@ -5,6 +5,7 @@ parallel, and the exchanges between neighbouring rungs (see the glossary of :mod
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,7 +14,14 @@ from numpy.typing import NDArray
 
 from ndoku.jit import compile_notice, kernel
 from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
-from ndoku.solvers.chains.moves import IntArray, SwapSystem, initial_state, places, unit_counts
+from ndoku.solvers.chains.moves import (
+    Dive,
+    IntArray,
+    SwapSystem,
+    initial_state,
+    places,
+    unit_counts,
+)
 from ndoku.solvers.random import advance, replica_seed, replica_states, restart_seed
 
 _S11 = np.uint64(11)
@@ -56,10 +64,22 @@ class Replicas:
     exchanges: NDArray[np.int64]
 
     @classmethod
-    def start(cls, system: SwapSystem, ladder: tuple[float, ...], seed: int) -> Replicas:
-        """Replica ``r`` at rung ``r``, from initial state ``seed · R + r``."""
+    def start(
+        cls,
+        system: SwapSystem,
+        ladder: tuple[float, ...],
+        seed: int,
+        dives: Sequence[Dive] | None = None,
+    ) -> Replicas:
+        """Replica ``r`` at rung ``r``, from initial state ``seed · R + r`` (continuing
+        ``dives[r]``, its dive made already, when given)."""
         n = len(ladder)
-        values = np.stack([initial_state(system, replica_seed(seed, n, r)) for r in range(n)])
+        values = np.stack(
+            [
+                initial_state(system, replica_seed(seed, n, r), None if dives is None else dives[r])
+                for r in range(n)
+            ]
+        )
         tallies = [unit_counts(system, v) for v in values]
         energies = [e for _, _, e in tallies]
         return cls(

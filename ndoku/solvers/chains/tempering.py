@@ -71,6 +71,7 @@ from ndoku.solvers.chains.checks import check_arguments, check_temperature
 from ndoku.solvers.chains.fill import GreedyFill
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
 from ndoku.solvers.chains.moves import (
+    Dive,
     IntArray,
     box_swap_system,
     pruned,
@@ -248,11 +249,15 @@ def tempering(
     fixed = puzzle.givens if givens is None else givens
     narrowed, candidates = pruned(puzzle, fixed) if prune else (fixed, None)
     forced = int((narrowed > 0).sum() - (fixed > 0).sum())
+    dives: list[Dive] | None = None
     if candidates is not None:
-        dived = _dived(puzzle, narrowed, candidates, ladder, seed)
+        began = time.perf_counter()
+        dives = _dives(puzzle, narrowed, candidates, ladder, seed)
+        dived = _dived(dives[-1][0], ladder, seed, time.perf_counter() - began)
         if dived is not None:
             return dataclasses.replace(dived, forced=forced)
-    replicas_ = Replicas.start(box_swap_system(puzzle, narrowed, candidates), ladder, seed)
+    system = box_swap_system(puzzle, narrowed, candidates)
+    replicas_ = Replicas.start(system, ladder, seed, dives)
     with deadline.paused():
         replicas_.run(0, 0, 0)  # compile or load: untimed
     previous_threads = numba.get_num_threads()
@@ -276,35 +281,42 @@ def tempering(
     )
 
 
-def _dived(
+def _dives(
     puzzle: Puzzle,
     givens: IntArray,
     candidates: NDArray[np.uint64],
     ladder: tuple[float, ...],
     seed: int,
-) -> TemperingResult | None:
-    """The run when a replica's start state is a solution (its dive filled the grid): the
-    first such replica, as the rounds would report it, without building the replicas."""
-    start = time.perf_counter()
+) -> list[Dive]:
+    """The replicas' dives in rung order, up to the first that fills the grid: the values
+    each fixed and its generator, whose draws the replica's start state goes on with
+    (:func:`~.moves.initial_state`), so that no dive is made twice."""
     # a grid pruning filled is every replica's dive, with nothing to draw
     fill = None if (givens > 0).all() else GreedyFill.of(puzzle, candidates)
+    dives: list[Dive] = []
     for r in range(len(ladder)):
-        # the first draws of the replica's start state (initial_state) are its dive's
-        values = (
-            givens.copy()
-            if fill is None
-            else fill.dive(givens, generator(replica_seed(seed, len(ladder), r)))
-        )
+        rng = generator(replica_seed(seed, len(ladder), r))
+        values = givens.copy() if fill is None else fill.dive(givens, rng)
+        dives.append((values, rng))
         if (values > 0).all():
-            return TemperingResult(
-                solved=True, values=values, best_values=values.copy(), energy=0,
-                best_energy=0, best_at=0, proposals=0, acceptances=0,
-                seconds=time.perf_counter() - start, seed=seed, temperature=ladder[0],
-                stop="solved", moves="box", schedule="tempering", ladder=ladder,
-                trace=np.zeros((0, len(TRACE_COLUMNS))),
-                exchange_rates=(math.nan,) * (len(ladder) - 1),
-            )  # fmt: skip
-    return None
+            break
+    return dives
+
+
+def _dived(
+    values: IntArray, ladder: tuple[float, ...], seed: int, seconds: float
+) -> TemperingResult | None:
+    """The run when a replica's dive filled the grid (``values``) in ``seconds``: as the
+    rounds would report it, without building the replicas; None when it left cells free."""
+    if not (values > 0).all():
+        return None
+    return TemperingResult(
+        solved=True, values=values, best_values=values.copy(), energy=0, best_energy=0,
+        best_at=0, proposals=0, acceptances=0, seconds=seconds, seed=seed,
+        temperature=ladder[0], stop="solved", moves="box", schedule="tempering",
+        ladder=ladder, trace=np.zeros((0, len(TRACE_COLUMNS))),
+        exchange_rates=(math.nan,) * (len(ladder) - 1),
+    )  # fmt: skip
 
 
 def _ladder(
