@@ -19,7 +19,7 @@ from ndoku.solvers.exact import ExactResult, solve_exact
 
 #: Search nodes the exact search may take to a first solution: about a second on a 25×25 (a
 #: node with its probes takes 0.01-0.1 ms there). On the 630 Lloyd–Amos instances it needs
-#: 4 234 nodes at most, 481 on an empty 25×25 (benchmarks/bench_acs.py).
+#: 516 nodes at most, 4 234 before the 25×25 branching by narrowing (benchmarks/bench_acs.py).
 HYBRID_NODES = 10_000
 
 
