@@ -132,6 +132,17 @@ class Command:
         ).stdout.split()
         return [int(pid) for pid in found if b"resource_tracker" not in _cmdline(int(pid))]
 
+    def busy_worker(self, tries: int = 100) -> int:
+        """A worker process that is solving now: its CPU time grows over 20 ms (an idle one
+        waits for a job while its results are held, and killing it loses no puzzle)."""
+        for _ in range(tries):
+            before = {pid: _cpu_ticks(pid) for pid in self.workers()}
+            time.sleep(0.02)
+            for pid, ticks in before.items():
+                if _cpu_ticks(pid) > ticks:
+                    return pid
+        raise AssertionError("no worker process is busy")
+
     def stop(self, signum: int, timeout: float = 30.0) -> tuple[int, bytes, str, float]:
         """Send ``signum``; exit status, stdout, stderr and the seconds to the end."""
         sent = time.monotonic()
@@ -154,3 +165,12 @@ def _cmdline(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def _cpu_ticks(pid: int) -> int:
+    """User and system CPU ticks of a process so far (Linux), -1 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return -1
+    return int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of stat

@@ -92,7 +92,7 @@ def test_a_killed_worker_gives_its_puzzles_the_error_status(
 ) -> None:
     command = Command("solve", "--jobs", "2", str(big))
     assert command.lines(5001) > 5000
-    os.kill(command.workers()[0], signal.SIGKILL)
+    os.kill(command.busy_worker(), signal.SIGKILL)
     code, out, err = command.finish()
     assert code == 1 and lined_up(out, answers, lost=True) == 40 * COPIES
     assert b"error\n" in out and "died (pid " in err and "SIGKILL" in err
