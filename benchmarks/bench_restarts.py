@@ -99,16 +99,17 @@ SPREAD_SEEDS = tuple(range(1, 11))
 SPREAD_QUANTILE = 0.95
 
 
-def spread_table(label: str, done: dict[str, list[Run]], puzzles: dict[str, Puzzle]) -> None:
+def spread_table(label: str, puzzles: list[tuple[str, Puzzle]], done: list[Run]) -> None:
     """Print how the runs of one puzzle spread over :data:`SPREAD_SEEDS`, without and with
     Luby restarts: the puzzle at the set's :data:`SPREAD_QUANTILE` of mean proposals.
 
     A set's tail can be its hardest puzzles or bad luck on any of them; only bad luck is
-    what a restart can cut, and it shows here, one puzzle at a time."""
-    means = sorted(done, key=lambda n: np.mean([r.proposals for r in done[n]]))
-    name = means[min(len(means) - 1, int(SPREAD_QUANTILE * len(means)))]
+    what a restart can cut, and it shows here, one puzzle at a time. ``done``: the set's
+    runs without restarts."""
+    means = sorted(puzzles, key=lambda p: np.mean([r.proposals for r in done if r.puzzle == p[0]]))
+    name, puzzle = means[min(len(means) - 1, int(SPREAD_QUANTILE * len(means)))]
     for kind in ("none", "luby"):
-        runs = [run(name, puzzles[name], s, STRATEGIES[kind]) for s in SPREAD_SEEDS]
+        runs = [run(name, puzzle, s, STRATEGIES[kind]) for s in SPREAD_SEEDS]
         m = [r.proposals / 1e6 for r in runs]
         print(
             f"| {label}: {name} | {kind} | {sum(r.solved for r in runs)}/{len(runs)} | "
@@ -125,13 +126,13 @@ def main() -> list[Goal]:
     print("| set | restarts | solved | proposals p50 / p95 / max (M) | seconds p50 / p95 / max |"
           " max/p50 | restarts max |")  # fmt: skip
     print("|---|---|---|---|---|---|---|")
-    plain: dict[str, dict[str, list[Run]]] = {}
+    plain: dict[str, tuple[list[tuple[str, Puzzle]], list[Run]]] = {}
     for label, make in SETS.items():
         puzzles = list(make())
         for kind, restarts in STRATEGIES.items():
             done = [run(n, p, s, restarts) for n, p in puzzles for s in SEEDS]
             if kind == "none":
-                plain[label] = {n: [r for r in done if r.puzzle == n] for n, _ in puzzles}
+                plain[label] = (puzzles, done)
             p = spread([r.proposals / 1e6 for r in done])
             t = spread([r.seconds for r in done])
             ratio = p[2] / p[0]
@@ -152,6 +153,6 @@ def main() -> list[Goal]:
     print(f"\nOne puzzle, seeds {SPREAD_SEEDS[0]}-{SPREAD_SEEDS[-1]}:")
     print("| puzzle | restarts | solved | proposals median / mean / max (M) | max/median |")
     print("|---|---|---|---|---|")
-    for label, make in SETS.items():
-        spread_table(label, plain[label], dict(make()))
+    for label, (puzzles, done) in plain.items():
+        spread_table(label, puzzles, done)
     return goals
