@@ -90,7 +90,8 @@ def limit_options(command: F) -> F:
         "-j",
         type=JOBS,
         default=None,
-        help="Processes for batches that take a while [default: all cores].",
+        help="Processes for batches that take a while, threads for the search of one "
+        "puzzle (exact) [default: all cores].",
     )(command)
 
 

@@ -275,6 +275,7 @@ def solve(
         restarts=restarts,
         restart_unit=restart_unit,
     )
+    options = replace(options, threads=workers(jobs))  # one puzzle's search; batches: processes
     if plot_path is not None:
         from ndoku.tasks.plot import pyplot
 
@@ -505,7 +506,7 @@ def count(
     """
     from ndoku.tasks.solve import Options
 
-    options = Options(timeout=timeout, limit=limit)
+    options = Options(timeout=timeout, limit=limit, threads=workers(jobs))
     if max_nodes is not None:
         options = replace(options, max_nodes=max_nodes)
     client = cluster_client(cluster)

@@ -365,19 +365,18 @@ def start(
     size: int,
 ) -> int:
     """Candidates of a puzzle after propagating its givens, each cell kept within its
-    ``marks`` (pencil marks; None: no such limit); free cells left, -1 if none."""
+    ``marks`` (pencil marks; None: no such limit); free cells left, -1 if none. The
+    exact search's branching weights and history are its own to reset."""
     full = _ONE << np.uint64(size - 1)
     full |= full - _ONE
     cand[:] = full
     counts[:] = size
-    scratch[2][:] = 0
     scratch[3][:] = 0
     scratch[4][0] = 1
     if locked is not None:
         locked[1][:] = 0
     if probing is not None:
         probing[2][:] = 0
-        probing[4][:] = 0
     n_hidden = _int(0)
     pending = _int(0)
     for c in range(len(givens)):

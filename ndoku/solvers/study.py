@@ -58,7 +58,9 @@ from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.bits import copy, lowest, popcount
 from ndoku.solvers.chains.checks import check_choice
+from ndoku.solvers.exact.batch import solve_exact
 from ndoku.solvers.exact.kernels import (
+    N_REGS,
     N_STATS,
     REG_ACTIVE,
     REG_DEPTH,
@@ -83,7 +85,6 @@ from ndoku.solvers.exact.solver import (
     ExactResult,
     check_limits,
     deepen,
-    solve_exact,
     tick_seconds,
 )
 from ndoku.solvers.propagation import matching, restrict, start, write_values
@@ -352,7 +353,7 @@ class _Search:
         self.free_at = np.zeros(depth, dtype=np.int64)
         self.wide_at = np.zeros(depth, dtype=np.int64)
         self.placed = np.zeros(cells, dtype=np.int32)
-        self.regs = np.zeros(3, dtype=np.int64)
+        self.regs = np.zeros(N_REGS, dtype=np.int64)
         self.values = np.zeros((1, topology.n_cells), dtype=np.int32)
         self.stats = np.zeros((1, N_STATS), dtype=np.int64)
 

@@ -329,6 +329,8 @@ def solve_chunk(chunk: Chunk, options: Options, method: str) -> Reply:
     answer); the outcomes without their puzzles."""
     warm(method)
     puzzles = chunk.read()
+    # A worker's siblings have the other cores: its searches are not split again.
+    options = dataclasses.replace(options, threads=1)
     return fingerprint(puzzles), pack(solve_all(puzzles, method, options))
 
 
@@ -340,6 +342,7 @@ def lines_chunk(chunk: Chunk, options: Options) -> tuple[bytes, BatchResult]:
     table = read_table(text, symbols=symbols)
     if table is None:
         raise VerificationError("a chunk of one-line puzzles does not read back as lines")
+    options = dataclasses.replace(options, threads=1)  # as in solve_chunk
     return table_fingerprint(table), solve_lines(table, options).batch
 
 
@@ -361,6 +364,7 @@ def count_chunk(chunk: Chunk, options: Options) -> Reply:
     """Count the solutions of the chunk's puzzles (:func:`~ndoku.tasks.count.count_all`)."""
     warm("exact")
     puzzles = chunk.read()
+    options = dataclasses.replace(options, threads=1)  # as in solve_chunk
     return fingerprint(puzzles), pack(count_all(puzzles, options))
 
 

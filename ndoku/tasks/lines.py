@@ -147,6 +147,7 @@ def solve_lines(
         timeout=options.timeout,
         jobs=jobs,
         progress=progress,
+        threads=options.threads,
     )
     return checked(table, batch)
 

@@ -258,6 +258,7 @@ class Options:
     branching: str = DEFAULT_BRANCHING  # search, any other pair the teaching search
     plateau: int | None = None  # hillclimb: None is its default
     restarts: Restarts | None = None  # metropolis, hybrid, tempering: None is their default
+    threads: int = 1  # exact methods: one puzzle's search is split over this many threads
 
     @property
     def teaching(self) -> bool:
@@ -278,6 +279,7 @@ class Options:
         check_count(self.limit, "the solution limit", 1)
         check_count(self.max_nodes, "max nodes", 1)
         check_count(self.trace_every, "trace_every")
+        check_count(self.threads, "threads", 1)
         if self.exchange_every is not None:
             check_count(self.exchange_every, "exchange interval", 1)
 
@@ -373,6 +375,7 @@ def solve_exact_all(
             max_nodes=options.max_nodes,
             timeout=options.timeout,
             jobs=jobs,
+            threads=options.threads,
             progress=progress,
         )
     verify_all(puzzles, [r.values for r in results])

@@ -38,15 +38,22 @@ where it stopped (its stack lives in arrays the caller keeps).
 
 The rooms, each building on the one before: :mod:`~ndoku.solvers.exact.kernels` (probes,
 branching, the search loop), :mod:`~ndoku.solvers.exact.solver` (results, work arrays,
-:func:`solve_exact`) and :mod:`~ndoku.solvers.exact.batch` (:func:`solve_table`,
+:func:`solve_array`), :mod:`~ndoku.solvers.exact.split` (one search over threads) and
+:mod:`~ndoku.solvers.exact.batch` (:func:`solve_exact`, :func:`solve_table`,
 :func:`solve_batch`, worker processes).
 """
 
 from __future__ import annotations
 
-from ndoku.solvers.exact.batch import PARALLEL_SECONDS, join_results, solve_batch, solve_table
+from ndoku.solvers.exact.batch import (
+    PARALLEL_SECONDS,
+    join_results,
+    solve_batch,
+    solve_exact,
+    solve_table,
+)
 from ndoku.solvers.exact.kernels import STOPS
-from ndoku.solvers.exact.solver import PROBE_FROM, BatchResult, ExactResult, solve_exact
+from ndoku.solvers.exact.solver import PROBE_FROM, BatchResult, ExactResult
 from ndoku.solvers.tables import LOCKED_FROM
 
 __all__ = [

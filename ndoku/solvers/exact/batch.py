@@ -1,10 +1,13 @@
-"""Many puzzles at once: those of one layout share kernel calls, in doubling chunks in this
-process while the rest looks quick, then in worker processes (:func:`solve_table`,
-:func:`solve_batch`)."""
+"""The exact search's entry points: one puzzle (:func:`solve_exact`, its search split over
+threads when asked) and many at once (:func:`solve_table`, :func:`solve_batch`): those of
+one layout share kernel calls, in doubling chunks in this process while the rest looks
+quick, then in worker processes."""
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -15,6 +18,7 @@ from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact.solver import BatchResult, ExactResult, check_limits, solve_array
+from ndoku.solvers.exact.split import solve_split
 from ndoku.solvers.tables import IntArray, Topology, check_givens
 
 #: A batch is handed to worker processes only when what is left of it would take longer than
@@ -33,6 +37,7 @@ def solve_table(
     progress: Callable[[int], None] | None = None,
     marks: NDArray[np.uint64] | None = None,
     probe: bool = True,
+    threads: int = 1,
 ) -> BatchResult:
     """Solve many puzzles of ``puzzle``'s layout, given as a ``(puzzles, cells)`` array.
 
@@ -47,6 +52,8 @@ def solve_table(
     jobs : int
         Worker processes at most; 1 solves in this process. Workers take over only the part
         of the batch that would take longer than :data:`PARALLEL_SECONDS` here.
+    threads : int
+        A batch of one puzzle is split over this many threads, as in :func:`solve_exact`.
     progress : callable, optional
         Called with the number of puzzles finished so far, every few milliseconds.
     marks : ndarray of uint64, shape (puzzles, cells), optional
@@ -70,9 +77,100 @@ def solve_table(
         marks = np.ascontiguousarray(marks, dtype=np.uint64)
         if marks.shape != table.shape:
             raise NdokuError(f"marks must have the givens' shape {table.shape}, got {marks.shape}")
-    if jobs == 1 or len(table) < 2:
+    if len(table) == 1:
+        return _solve_one(
+            topology, table[0], limit, max_nodes, timeout, threads, progress, marks, probe
+        )
+    if jobs == 1 or not len(table):
         return solve_array(topology, table, limit, max_nodes, timeout, progress, marks, probe)
     return _solve_spread(topology, table, limit, max_nodes, timeout, jobs, progress, marks, probe)
+
+
+def solve_exact(
+    puzzle: Puzzle,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    timeout: float = DEFAULT_TIMEOUT,
+    givens: IntArray | None = None,
+    probe: bool = True,
+    threads: int = 1,
+) -> ExactResult:
+    """Solve a puzzle exactly: propagation, then search, stopping after ``limit`` solutions.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+    limit : int
+        Stop after this many solutions; 2 (the default) proves uniqueness, 1 only finds one.
+    max_nodes : int
+        Stop after this many search nodes (status ``limit``, stop ``nodes`` when no
+        solution was found by then).
+    timeout : float
+        Stop after this many seconds (checked every few milliseconds).
+    givens : ndarray, optional
+        ``(cells,)`` values to use instead of the puzzle's givens (0 for free cells). A
+        puzzle read from pencil marks keeps every cell within its candidates either way.
+    probe : bool
+        From :data:`PROBE_FROM` on, try both sides of every two-way choice at each node
+        (see :mod:`ndoku.solvers.exact`). False searches with propagation alone: dearer on
+        a hard minimal 25×25, but five to ten times cheaper over the generator's thousands
+        of small removal checks.
+    threads : int
+        Split the search over this many threads once it takes more than a few milliseconds
+        (:mod:`~ndoku.solvers.exact.split`; not the classic 9×9's own search). The answer,
+        count and status are those of one thread; nodes and guesses vary from run to run.
+
+    Returns
+    -------
+    ExactResult
+        Its ``values`` are not verified here: callers check them with
+        :func:`ndoku.tasks.verify.verify` before reporting them.
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> r = solve_exact(p)
+    >>> r.status, r.unique, r.count, r.stop
+    ('solved', True, 1, 'complete')
+    >>> r.values.reshape(4, 4).tolist()[0]
+    [1, 3, 2, 4]
+    >>> solve_exact(p, givens=np.zeros(16, dtype=np.int32)).status
+    'multiple'
+    """
+    topology = Topology.of(puzzle)
+    one = check_givens(topology, puzzle.givens if givens is None else givens)
+    marks = None if puzzle.candidates is None else puzzle.candidates[None, :]
+    start = time.perf_counter()
+    batch = _solve_one(topology, one, limit, max_nodes, timeout, threads, None, marks, probe)
+    seconds = time.perf_counter() - start
+    return dataclasses.replace(batch.result(0), seconds=seconds)
+
+
+def _solve_one(
+    topology: Topology,
+    givens: IntArray,
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    threads: int,
+    progress: Callable[[int], None] | None,
+    marks: NDArray[np.uint64] | None,
+    probe: bool,
+) -> BatchResult:
+    """One checked puzzle (``givens``: ``(cells,)``), split over ``threads`` threads
+    unless it has the classic 9×9's search; ``marks``: ``(1, cells)`` or None."""
+    if threads < 1:
+        raise NdokuError(f"threads must be 1 or more, got {threads}")
+    if threads == 1 or (topology.classic and marks is None):
+        return solve_array(
+            topology, givens[None, :], limit, max_nodes, timeout, progress, marks, probe
+        )
+    one_marks = None if marks is None else marks[0]
+    return solve_split(
+        topology, givens, limit, max_nodes, timeout, threads, progress, one_marks, probe
+    )
 
 
 def solve_batch(
@@ -82,6 +180,7 @@ def solve_batch(
     max_nodes: int = DEFAULT_MAX_NODES,
     timeout: float = DEFAULT_TIMEOUT,
     jobs: int = 1,
+    threads: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> list[ExactResult]:
     """Solve many puzzles; those of one layout share kernel calls. Results in input order.
@@ -120,6 +219,7 @@ def solve_batch(
             jobs=jobs,
             progress=report,
             marks=marks,
+            threads=threads,
         )
         for j, i in enumerate(members):
             results[i] = batch.result(j)

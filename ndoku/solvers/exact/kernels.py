@@ -21,8 +21,11 @@ N_STATS = 6
 # Stop codes, in the order of ``STOPS``.
 STOPS: tuple[Stop, ...] = ("complete", "solutions", "nodes", "timeout")
 STOP_COMPLETE, STOP_SOLUTIONS, STOP_NODES, STOP_TIMEOUT = range(4)
-# Registers of a paused search: whether puzzle ``i`` is mid-search, its depth, a stack request.
-REG_ACTIVE, REG_DEPTH, REG_GROW = range(3)
+# Registers of a paused search: whether puzzle ``i`` is mid-search, its depth, a stack
+# request; and whether a new puzzle keeps the branching history the caller set (a part of a
+# split search, see :mod:`ndoku.solvers.exact.split`).
+REG_ACTIVE, REG_DEPTH, REG_GROW, REG_KEEP = range(4)
+N_REGS = 4
 
 #: A search that pauses by the clock reads the time-stamp counter every ``TICK_CHECK``
 #: nodes, and every node from ``PROBE_FROM`` up (a probing node there can take milliseconds:
@@ -349,7 +352,7 @@ def settle_row(
         regs[REG_ACTIVE] = 0
 
 
-@kernel()
+@kernel(nogil=True)  # a split search runs it in several threads at once
 def search(
     givens: IntArray,
     marks: NDArray[np.uint64] | None,
@@ -383,7 +386,8 @@ def search(
     which then branches again. A puzzle pauses after ``pause_ticks`` ticks (or
     ``_PAUSE_NODES`` nodes when 0), or when the stack is full (``regs[REG_GROW]``), leaving
     ``regs[REG_ACTIVE]`` set; the next call resumes it. After a puzzle, the call returns once it
-    has searched ``call_nodes`` nodes.
+    has searched ``call_nodes`` nodes. A level whose ``bit_at`` the caller set to 0 while
+    paused has no ``c ≠ value`` branch left: it was handed to another search.
     """
     n_puzzles = givens.shape[0]
     every = 1 if probing is not None else TICK_CHECK
@@ -396,6 +400,10 @@ def search(
         if regs[REG_ACTIVE] == 0:
             row[:] = 0
             values[i, :] = 0
+            if regs[REG_KEEP] == 0:
+                scratch[2][:] = 0
+                if probing is not None:
+                    probing[4][:] = 0
             if marks is None:
                 free = start(
                     stack[0], tallies[0], givens[i], None, net, locked, scratch, probing, size
@@ -448,9 +456,12 @@ def search(
                 guesses += 1
                 m = stack[t][c] ^ bit_at[d]  # c = value: every other value goes
             else:
+                m = bit_at[d]  # c ≠ value
+                if m == _ZERO:  # handed to another search
+                    d -= 1
+                    continue
                 t = d
                 c = -1 - c
-                m = bit_at[d]  # c ≠ value
             free = restrict(stack[t], tallies[t], c, m, free_at[d], net, locked, scratch, size)
             nodes += 1
             if free > 0:

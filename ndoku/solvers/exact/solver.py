@@ -3,7 +3,6 @@ search kernel over a batch in this process, pausing for the clock (:func:`solve_
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -15,14 +14,11 @@ from numpy.typing import NDArray
 
 from ndoku.jit import HAS_TICKS, compile_notice
 from ndoku.limits import (
-    DEFAULT_LIMIT,
-    DEFAULT_MAX_NODES,
-    DEFAULT_TIMEOUT,
     check_count,
     check_timeout,
 )
-from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact.kernels import (
+    N_REGS,
     N_STATS,
     REG_ACTIVE,
     REG_GROW,
@@ -39,7 +35,7 @@ from ndoku.solvers.exact.kernels import (
     tick_now,
 )
 from ndoku.solvers.exact.nine import DEPTH, N_WEIGHTS, WIDTH, search_nine
-from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays, check_givens
+from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays
 
 Status = Literal["solved", "multiple", "none", "limit"]
 
@@ -163,63 +159,6 @@ class BatchResult:
         )
 
 
-def solve_exact(
-    puzzle: Puzzle,
-    *,
-    limit: int = DEFAULT_LIMIT,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    timeout: float = DEFAULT_TIMEOUT,
-    givens: IntArray | None = None,
-    probe: bool = True,
-) -> ExactResult:
-    """Solve a puzzle exactly: propagation, then search, stopping after ``limit`` solutions.
-
-    Parameters
-    ----------
-    puzzle : Puzzle
-    limit : int
-        Stop after this many solutions; 2 (the default) proves uniqueness, 1 only finds one.
-    max_nodes : int
-        Stop after this many search nodes (status ``limit``, stop ``nodes`` when no
-        solution was found by then).
-    timeout : float
-        Stop after this many seconds (checked every few milliseconds).
-    givens : ndarray, optional
-        ``(cells,)`` values to use instead of the puzzle's givens (0 for free cells). A
-        puzzle read from pencil marks keeps every cell within its candidates either way.
-    probe : bool
-        From :data:`PROBE_FROM` on, try both sides of every two-way choice at each node
-        (see :mod:`ndoku.solvers.exact`). False searches with propagation alone: dearer on
-        a hard minimal 25×25, but five to ten times cheaper over the generator's thousands
-        of small removal checks.
-
-    Returns
-    -------
-    ExactResult
-        Its ``values`` are not verified here: callers check them with
-        :func:`ndoku.tasks.verify.verify` before reporting them.
-
-    Examples
-    --------
-    >>> from ndoku.model.puzzle import read_puzzles
-    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> r = solve_exact(p)
-    >>> r.status, r.unique, r.count, r.stop
-    ('solved', True, 1, 'complete')
-    >>> r.values.reshape(4, 4).tolist()[0]
-    [1, 3, 2, 4]
-    >>> solve_exact(p, givens=np.zeros(16, dtype=np.int32)).status
-    'multiple'
-    """
-    topology = Topology.of(puzzle)
-    one = check_givens(topology, puzzle.givens if givens is None else givens)
-    marks = None if puzzle.candidates is None else puzzle.candidates[None, :]
-    start = time.perf_counter()
-    batch = solve_array(topology, one[None, :], limit, max_nodes, timeout, marks=marks, probe=probe)
-    seconds = time.perf_counter() - start
-    return dataclasses.replace(batch.result(0), seconds=seconds)
-
-
 def check_limits(limit: int, max_nodes: int, timeout: float) -> None:
     """Refuse a solution limit, node limit or timeout outside what the kernels take (counts
     up to :data:`~ndoku.limits.MAX_COUNT`: they are int64 there)."""
@@ -236,7 +175,7 @@ class Workspace(WorkArrays):
         self.topology = topology
         self.kernel = search
         cells = max(topology.n_cells, 1)
-        self.regs = np.zeros(3, dtype=np.int64)
+        self.regs = np.zeros(N_REGS, dtype=np.int64)
         depth = min(FIRST_DEPTH, cells + 1)
         self.stack = np.zeros((depth, cells), dtype=np.uint64)
         self.tallies = np.zeros((depth, max(topology.n_slots, 1)), dtype=np.int8)
@@ -319,7 +258,7 @@ class NineWorkspace:
 
     def __init__(self) -> None:
         self.kernel = search_nine  # on the instance: a class attribute would bind as a method
-        self.regs = np.zeros(3, dtype=np.int64)
+        self.regs = np.zeros(N_REGS, dtype=np.int64)
         self.stack = np.zeros((DEPTH, WIDTH), dtype=np.int64)
         self.branches = np.zeros((DEPTH, 4), dtype=np.int64)
         self.weights = np.zeros(N_WEIGHTS, dtype=np.int64)
