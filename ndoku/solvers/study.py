@@ -81,6 +81,7 @@ from ndoku.solvers.exact.kernels import (
     settle_row,
 )
 from ndoku.solvers.exact.solver import (
+    PAUSE_SECONDS,
     BatchResult,
     ExactResult,
     check_limits,
@@ -105,8 +106,6 @@ BRANCHINGS = ("first", "mrv")
 DEFAULT_PROPAGATION, DEFAULT_BRANCHING = "full", "mrv"
 _NONE, _FORWARD, _SINGLES, _FULL = range(4)
 _MRV = 1
-#: A search pauses (so that the caller can look at the clock) after this many seconds.
-_PAUSE_SECONDS = 0.005
 #: Levels of a new stack (it doubles when a search gets deeper).
 _FIRST_DEPTH = 64
 _ONE = np.uint64(1)
@@ -422,7 +421,7 @@ def search_study(
         marks &= puzzle.candidates
     run = _Search(topology, one)
     per_tick = tick_seconds()
-    pause_ticks = int(_PAUSE_SECONDS / per_tick) if per_tick else 0
+    pause_ticks = int(PAUSE_SECONDS / per_tick) if per_tick else 0
     level, rule = PROPAGATIONS.index(propagation), BRANCHINGS.index(branching)
     began = time.perf_counter()
     while True:

@@ -31,6 +31,9 @@ guess
     not a guess).
 limit
     The search stops after this many solutions: 2 proves uniqueness (or its absence) cheaply.
+part
+    A split search's share of one puzzle's tree, searched by one thread: the root, or a
+    ``cell ≠ value`` branch another part handed on (:mod:`~ndoku.solvers.exact.split`).
 
 A batch of puzzles of one layout is a ``(puzzles, cells)`` array solved in one kernel call;
 the search pauses every so many nodes so that the caller can check the clock, and resumes

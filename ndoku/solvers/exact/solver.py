@@ -43,7 +43,7 @@ Status = Literal["solved", "multiple", "none", "limit"]
 #: subtrees it cuts (about 100 times fewer nodes); on 16×16 and below search is cheaper.
 PROBE_FROM = 25
 #: A puzzle pauses (so the caller can look at the clock) after this many seconds of search.
-_PAUSE_SECONDS = 0.005
+PAUSE_SECONDS = 0.005
 #: Nodes a kernel call runs over a batch before it returns (for progress and Ctrl-C).
 _CALL_NODES = 1 << 17
 #: Levels of a new search stack (it doubles when a search gets deeper).
@@ -322,7 +322,7 @@ def solve_array(
     per_tick = tick_seconds()
     # Without a tick counter each puzzle gets its own call, timed here.
     call_nodes = _CALL_NODES if per_tick else 0
-    pause_ticks = int(_PAUSE_SECONDS / per_tick) if per_tick else 0
+    pause_ticks = int(PAUSE_SECONDS / per_tick) if per_tick else 0
     i = 0
     while i < n:
         arguments = work.arguments(

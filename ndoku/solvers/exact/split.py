@@ -41,7 +41,7 @@ from ndoku.solvers.exact.kernels import (
     STOP_TIMEOUT,
 )
 from ndoku.solvers.exact.solver import (
-    _PAUSE_SECONDS,
+    PAUSE_SECONDS,
     BatchResult,
     Workspace,
     check_limits,
@@ -258,7 +258,7 @@ def solve_split(
     progress: Callable[[int], None] | None = None,
     marks: NDArray[np.uint64] | None = None,
     probe: bool = True,
-    pause: float = _PAUSE_SECONDS,
+    pause: float = PAUSE_SECONDS,
 ) -> BatchResult:
     """Search one checked puzzle (``givens``: ``(cells,)``; ``marks``: its pencil marks or
     None) over ``threads`` threads, this one among them; a one-puzzle :class:`BatchResult`
