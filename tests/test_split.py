@@ -172,3 +172,21 @@ def test_the_command_splits_one_puzzle_over_jobs(
         assert handed
         assert one[0] == two[0] == 0 and one[1] == two[1]
         handed.clear()
+
+
+def test_a_quick_search_starts_no_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Helpers start at the first pause: a search shorter than that starts none, a long
+    one starts them once."""
+    started: list[int] = []
+    start = split_module._Split._start_helpers
+
+    def counting(self: Any) -> None:
+        started.append(1)
+        start(self)
+
+    monkeypatch.setattr(split_module._Split, "_start_helpers", counting)
+    quick = read_puzzles(DATA / "sudoku16/goomii_16x16_first40.txt")[0]
+    assert solve_exact(quick, threads=4).unique
+    assert not started
+    assert solve_exact(gecode25(1), threads=4).unique
+    assert started == [1]

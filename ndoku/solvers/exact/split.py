@@ -99,6 +99,9 @@ class _Split:
         self.stop: int | None = None  # STOP_NODES or STOP_TIMEOUT once the search gives up
         self.propagated = False
         self.error: BaseException | None = None
+        # The other threads, started at the first pause: a search of a few milliseconds
+        # (most puzzles) starts none.
+        self.helpers: list[threading.Thread] = []
 
     # --- under the lock ---------------------------------------------------------------------
 
@@ -207,9 +210,18 @@ class _Split:
                         self.propagated = bool(row[STAT_PROPAGATED])
                     self._close(me)
                     return
+                if not self.helpers and self.threads > 1:
+                    self._start_helpers()
                 if self.idle and not self.queue:
                     key = self._hand(work, key)
                 budget = self._budget(me, int(row[STAT_NODES]))
+
+    def _start_helpers(self) -> None:
+        self.helpers = [
+            threading.Thread(target=self.work, daemon=True) for _ in range(self.threads - 1)
+        ]
+        for helper in self.helpers:
+            helper.start()
 
     def _close(self, me: int) -> None:
         """Thread ``me`` is done with its part."""
@@ -276,11 +288,8 @@ def solve_split(
     marked = None if marks is None else marks[None, :]
     arguments = work.arguments(split.givens, marked, 0, limit, 1, 1, 1, values, stats)
     compile_notice(*work.compiling(work.kernel), arguments)
-    helpers = [threading.Thread(target=split.work, daemon=True) for _ in range(threads - 1)]
-    for helper in helpers:
-        helper.start()
     split.work(work)
-    for helper in helpers:
+    for helper in split.helpers:  # started by now, if ever: this thread has finished
         helper.join()
     if split.error is not None:
         raise split.error
