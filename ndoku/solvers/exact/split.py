@@ -15,6 +15,7 @@ the nodes and guesses vary from run to run.
 
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 from collections.abc import Callable
@@ -91,7 +92,12 @@ class _Split:
         self.open = 1  # parts queued or being searched
         self.idle = 0  # threads waiting for a part
         self.running = 0  # threads searching a part
-        self.solutions: list[Key] = []  # keys of the solutions found
+        # Solutions found, in order, as runs (key of the first, how many) of one pause each:
+        # a count may find millions. Once ``limit`` are known, those past the ``limit``-th
+        # earliest (``cut``, its key) are dropped.
+        self.runs: list[tuple[Key, int]] = []
+        self.known = 0
+        self.cut: Key | None = None
         self.first: tuple[Key, IntArray] | None = None  # the earliest solution with values
         self.nodes = 0  # of parts finished or left
         self.guesses = 0
@@ -105,19 +111,30 @@ class _Split:
 
     # --- under the lock ---------------------------------------------------------------------
 
-    def _threshold(self) -> Key | None:
-        """The key of the ``limit``-th earliest solution known, None while fewer are known."""
-        if len(self.solutions) < self.limit:
-            return None
-        return sorted(self.solutions)[self.limit - 1]
+    def _record(self, key: Key, seen: int, count: int, values: IntArray) -> None:
+        """A part with ``key`` has found solutions ``seen + 1 .. count`` (its first's values
+        in ``values`` when ``seen`` is 0)."""
+        if count == seen:
+            return
+        if seen == 0 and (self.first is None or (*key, -1, 1) < self.first[0]):
+            self.first = ((*key, -1, 1), values.copy())
+        bisect.insort(self.runs, ((*key, -1, seen + 1), count - seen))
+        self.known += count - seen
+        while self.known - self.runs[-1][1] >= self.limit:
+            self.known -= self.runs.pop()[1]
+        if self.known >= self.limit:
+            start, size = self.runs[-1]
+            size -= self.known - self.limit
+            self.runs[-1] = (start, size)
+            self.known = self.limit
+            self.cut = (*start[:-1], start[-1] + size - 1)
 
     def _wanted(self, key: Key, rank: int) -> bool:
         """Whether a part with ``key``, whose next solution would be its ``rank``-th, could
         still find one earlier than the ``limit`` known (and the search goes on)."""
-        threshold = self._threshold()
         if self.stop is not None or self.error is not None:
             return False
-        return threshold is None or (*key, -1, rank) < threshold
+        return self.cut is None or (*key, -1, rank) < self.cut
 
     def _take(self) -> _Part | None:
         """The next part to search (the earliest queued), None when all is done."""
@@ -193,10 +210,7 @@ class _Split:
             row = stats[0]
             with self.lock:
                 count = int(row[STAT_COUNT])
-                for rank in range(seen + 1, count + 1):
-                    self.solutions.append((*key, -1, rank))
-                    if rank == 1 and (self.first is None or (*key, -1, 1) < self.first[0]):
-                        self.first = ((*key, -1, 1), values[0].copy())
+                self._record(key, seen, count, values[0])
                 seen = count
                 active = bool(work.regs[REG_ACTIVE])
                 if not active and row[STAT_STOP] == STOP_NODES:
@@ -302,7 +316,7 @@ def _result(split: _Split, seconds: float) -> BatchResult:
     """The one-puzzle batch result of a finished split search."""
     stats = np.zeros((1, N_STATS), dtype=np.int64)
     values = np.zeros((1, split.topology.n_cells), dtype=np.int32)
-    found = min(len(split.solutions), split.limit)
+    found = split.known
     if found >= split.limit:
         stop = STOP_SOLUTIONS
     else:
