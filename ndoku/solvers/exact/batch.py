@@ -18,7 +18,7 @@ from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact.solver import BatchResult, ExactResult, check_limits, solve_array
-from ndoku.solvers.exact.split import solve_split
+from ndoku.solvers.exact.split import MOST_CELLS, solve_split
 from ndoku.solvers.tables import IntArray, Topology, check_givens
 
 #: A batch is handed to worker processes only when what is left of it would take longer than
@@ -118,7 +118,8 @@ def solve_exact(
         of small removal checks.
     threads : int
         Split the search over this many threads once it takes more than a few milliseconds
-        (:mod:`~ndoku.solvers.exact.split`; not the classic 9×9's own search). The answer,
+        (:mod:`~ndoku.solvers.exact.split`; not the classic 9×9's own search, nor grids
+        larger than 36×36). The answer,
         count and status are those of one thread; nodes and guesses vary from run to run.
 
     Returns
@@ -160,10 +161,11 @@ def _solve_one(
     probe: bool,
 ) -> BatchResult:
     """One checked puzzle (``givens``: ``(cells,)``), split over ``threads`` threads
-    unless it has the classic 9×9's search; ``marks``: ``(1, cells)`` or None."""
+    unless it has the classic 9×9's search or more than :data:`MOST_CELLS` cells;
+    ``marks``: ``(1, cells)`` or None."""
     if threads < 1:
         raise NdokuError(f"threads must be 1 or more, got {threads}")
-    if threads == 1 or (topology.classic and marks is None):
+    if threads == 1 or (topology.classic and marks is None) or topology.n_cells > MOST_CELLS:
         return solve_array(
             topology, givens[None, :], limit, max_nodes, timeout, progress, marks, probe
         )

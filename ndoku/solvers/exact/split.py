@@ -52,6 +52,14 @@ from ndoku.solvers.tables import IntArray, Topology
 
 #: Threads a search is split over at most (the CLI's ``--jobs`` takes up to 1024).
 MAX_THREADS = 256
+#: Grids of more cells are searched in one thread: a node there takes milliseconds and a
+#: part's stack up to 134 MB (an empty 64×64 hitting a 10 s timeout peaked at 377 MB in one
+#: thread, 507 MB in two).
+MOST_CELLS = 36 * 36
+#: A part is handed on only while the time left is this many of its giver's nodes at least:
+#: a helper's first node (propagating the part from scratch, then probing) must not carry
+#: the search past its timeout.
+HAND_NODES = 20
 
 Key = tuple[int, ...]
 
@@ -159,7 +167,6 @@ class _Split:
     def work(self, workspace: Workspace | None = None) -> None:
         """Search parts until none is left: one thread's loop."""
         try:
-            workspace = workspace or Workspace(self.topology, self.probe)
             values = np.zeros((1, self.topology.n_cells), dtype=np.int32)
             stats = np.zeros((1, N_STATS), dtype=np.int64)
             while True:
@@ -167,6 +174,7 @@ class _Split:
                     part = self._take()
                 if part is None:
                     return
+                workspace = workspace or Workspace(self.topology, self.probe)
                 self._search(part, workspace, values, stats)
         except BaseException as error:  # Ctrl-C too: raised once every thread has stopped
             with self.lock:
@@ -183,6 +191,7 @@ class _Split:
         """Search one part, pausing every few milliseconds to record solutions, hand work
         to idle threads, and stop when the part cannot matter or the search gives up."""
         me = threading.get_ident()
+        began = time.monotonic()
         work.regs[:] = 0
         work.regs[REG_KEEP] = part.weights is not None
         if part.weights is not None:
@@ -227,7 +236,9 @@ class _Split:
                 if not self.helpers and self.threads > 1:
                     self._start_helpers()
                 if self.idle and not self.queue:
-                    key = self._hand(work, key)
+                    per_node = (time.monotonic() - began) / max(int(row[STAT_NODES]), 1)
+                    if self.deadline - time.monotonic() > HAND_NODES * per_node:
+                        key = self._hand(work, key)
                 budget = self._budget(me, int(row[STAT_NODES]))
 
     def _start_helpers(self) -> None:
