@@ -324,14 +324,18 @@ def warm(method: str) -> None:
         rate(puzzles[0], chains=1)
 
 
+def _one_thread(options: Options) -> Options:
+    """``options`` for a worker process: a worker's siblings have the other cores, so its
+    searches are not split over threads again."""
+    return dataclasses.replace(options, threads=1)
+
+
 def solve_chunk(chunk: Chunk, options: Options, method: str) -> Reply:
     """Solve the chunk's puzzles (:func:`~ndoku.tasks.solve.solve_all`, which verifies every
     answer); the outcomes without their puzzles."""
     warm(method)
     puzzles = chunk.read()
-    # A worker's siblings have the other cores: its searches are not split again.
-    options = dataclasses.replace(options, threads=1)
-    return fingerprint(puzzles), pack(solve_all(puzzles, method, options))
+    return fingerprint(puzzles), pack(solve_all(puzzles, method, _one_thread(options)))
 
 
 def lines_chunk(chunk: Chunk, options: Options) -> tuple[bytes, BatchResult]:
@@ -342,8 +346,7 @@ def lines_chunk(chunk: Chunk, options: Options) -> tuple[bytes, BatchResult]:
     table = read_table(text, symbols=symbols)
     if table is None:
         raise VerificationError("a chunk of one-line puzzles does not read back as lines")
-    options = dataclasses.replace(options, threads=1)  # as in solve_chunk
-    return table_fingerprint(table), solve_lines(table, options).batch
+    return table_fingerprint(table), solve_lines(table, _one_thread(options)).batch
 
 
 def search_table(puzzle: Puzzle, givens: NDArray[np.int32], options: Options) -> BatchResult:
@@ -364,8 +367,7 @@ def count_chunk(chunk: Chunk, options: Options) -> Reply:
     """Count the solutions of the chunk's puzzles (:func:`~ndoku.tasks.count.count_all`)."""
     warm("exact")
     puzzles = chunk.read()
-    options = dataclasses.replace(options, threads=1)  # as in solve_chunk
-    return fingerprint(puzzles), pack(count_all(puzzles, options))
+    return fingerprint(puzzles), pack(count_all(puzzles, _one_thread(options)))
 
 
 def rate_chunk(chunk: Chunk, settings: dict[str, Any]) -> Reply:

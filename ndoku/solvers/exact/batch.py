@@ -119,8 +119,8 @@ def solve_exact(
     threads : int
         Split the search over this many threads once it takes more than a few milliseconds
         (:mod:`~ndoku.solvers.exact.split`; not the classic 9×9's own search, nor grids
-        larger than 36×36). The answer,
-        count and status are those of one thread; nodes and guesses vary from run to run.
+        larger than 36×36). The answer, count and status are those of one thread; nodes
+        and guesses vary from run to run.
 
     Returns
     -------

@@ -99,7 +99,6 @@ class _Split:
         self.queue: list[_Part] = [_Part((), marks)]
         self.open = 1  # parts queued or being searched
         self.idle = 0  # threads waiting for a part
-        self.running = 0  # threads searching a part
         # Solutions found, in order, as runs (key of the first, how many) of one pause each:
         # a count may find millions. Once ``limit`` are known, those past the ``limit``-th
         # earliest (``cut``, its key) are dropped.
@@ -153,7 +152,6 @@ class _Split:
             if wanted:
                 part = min(wanted, key=lambda p: p.key)
                 self.queue.remove(part)
-                self.running += 1
                 return part
             if self.open == 0 or self.stop is not None or self.error is not None:
                 self.lock.notify_all()
@@ -252,7 +250,6 @@ class _Split:
         """Thread ``me`` is done with its part."""
         self.allowed.pop(me, None)
         self.open -= 1
-        self.running -= 1
         self.lock.notify_all()
 
     def _budget(self, me: int, nodes: int) -> int:
