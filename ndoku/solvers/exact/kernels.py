@@ -355,7 +355,7 @@ def settle_row(
 @kernel(nogil=True)  # a split search runs it in several threads at once
 def search(
     givens: IntArray,
-    marks: NDArray[np.uint64] | None,
+    marks: NDArray[np.uint64],
     first: int,
     limit: int,
     max_nodes: int,
@@ -375,8 +375,8 @@ def search(
     values: IntArray,
     stats: NDArray[np.int64],
 ) -> int:
-    """Solve puzzles ``first ..`` of ``givens`` (each cell within its ``marks``, the
-    ``(puzzles, cells)`` pencil marks, unless None); return the first one not finished.
+    """Solve puzzles ``first ..`` of ``givens``, each cell within its pencil marks (``marks``:
+    a row per puzzle, or one row for all); return the first one not finished.
 
     Level ``d`` of the stack holds a propagated (and probed) state (candidates, counts, free
     cells) and its branch: cell ``c = cell_at[d]`` and value ``bit_at[d]``; probes use the
@@ -404,14 +404,10 @@ def search(
                 scratch[2][:] = 0
                 if probing is not None:
                     probing[4][:] = 0
-            if marks is None:
-                free = start(
-                    stack[0], tallies[0], givens[i], None, net, locked, scratch, probing, size
-                )
-            else:
-                free = start(
-                    stack[0], tallies[0], givens[i], marks[i], net, locked, scratch, probing, size
-                )
+            within = marks[min(i, len(marks) - 1)]
+            free = start(
+                stack[0], tallies[0], givens[i], within, net, locked, scratch, probing, size
+            )
             nodes = 1
             d = -1
             if free == 0:
