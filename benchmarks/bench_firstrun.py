@@ -7,7 +7,10 @@ kernels for its size (numba caches one version per group of sizes: below 16×16,
 20 s for a 25×25, on a two-core machine; a warm Samurai within 0.7 s. The detail gives the
 CPU time (user + system) too, which another process on the machine does not inflate.
 Measured 2026-11-24 on two cores: 4×4, 9×9 and Samurai 4.3 s, 16×16 5.7 s, 25×25 13 s
-(31–48 s each before kernels were compiled per size); warm Samurai 0.6 s.
+(31–48 s each before kernels were compiled per size); warm Samurai 0.6 s. On 2026-11-25:
+25×25 20.9 s while the search kernel compiled in two versions (with and without pencil
+marks, the second for a search split over threads), 15.5 s in one; 4×4 5.0 s, 9×9 3.7 s,
+Samurai 4.7 s, 16×16 6.3 s, warm Samurai 0.61 s.
 """
 
 from __future__ import annotations
