@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import time
 from itertools import permutations, product
 from pathlib import Path
 
@@ -462,6 +463,31 @@ def test_timeout_stops_a_long_search() -> None:
     assert result.stop == "timeout"
     assert result.status in {"limit", "solved"}
     assert result.seconds < 1.0
+
+
+@pytest.mark.parametrize("ticks", [True, False])
+def test_growing_the_stack_counts_toward_the_timeout(
+    monkeypatch: pytest.MonkeyPatch, ticks: bool
+) -> None:
+    [empty] = read_puzzles(text=("0 " * 25 + "\n") * 25)  # counting goes 625 levels deep
+    grow = exact_solver.Workspace.grow
+    grown: list[int] = []
+
+    def slow(work: exact_solver.Workspace) -> None:
+        grown.append(len(work.free_at))
+        time.sleep(0.3)  # as fresh pages of a 64×64's stacks may take
+        grow(work)
+
+    if not ticks:
+        monkeypatch.setattr(exact_solver, "tick_seconds", lambda: 0.0)
+    quick = solve_exact(empty, limit=10**9, timeout=0.2)
+    monkeypatch.setattr(exact_solver.Workspace, "grow", slow)
+    result = solve_exact(empty, limit=10**9, timeout=0.2)
+    # The first growth alone passes the timeout: the search stops there, not after 0.2 s
+    # of its own (by which it had grown the stack again, twice, when growth went uncounted).
+    assert grown == [64]
+    assert result.stop == "timeout" and result.seconds >= 0.3
+    assert quick.stop == "timeout" and quick.nodes > result.nodes
 
 
 def test_results_do_not_depend_on_stack_growth_or_tick_counter(
