@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from numba import types
 
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.exact import split as split_module
+from ndoku.solvers.exact.kernels import search
 from ndoku.solvers.exact.solver import BatchResult, solve_array
 from ndoku.solvers.exact.split import solve_split
 from ndoku.solvers.tables import Topology
@@ -108,6 +110,16 @@ def test_many_solutions_are_the_first_of_one_thread(
     for threads in (2, 4):
         same_answer(split(puzzle, limit, threads), one_thread(puzzle, limit))
     assert handed or limit < 100_000  # the smaller ones may end before a helper is idle
+
+
+def test_searches_split_or_not_run_one_compiled_version() -> None:
+    """Pencil marks or none, one thread or split: the kernel always gets marks (a first 25×25
+    run compiled a version with None and one with marks, 4 s more)."""
+    puzzle = gecode25(0)
+    same_answer(split(puzzle, 2, 2), one_thread(puzzle, 2))
+    solve_exact(puzzle_of(puzzle.text(puzzle.givens)), threads=1)
+    marks = {signature[1] for signature in search.signatures}
+    assert marks == {types.Array(types.uint64, 2, "C")}
 
 
 def test_the_classic_nine_is_not_split() -> None:
