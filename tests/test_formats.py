@@ -241,6 +241,56 @@ def test_a_file_of_lines_under_a_header_line_is_a_batch(run: CliRun) -> None:
     assert out.splitlines() == [pair.split(",")[1] for pair in KAGGLE]
 
 
+def rows9(line: str) -> str:
+    """A one-line 9×9 written as nine rows of nine characters."""
+    return "".join(line[9 * r : 9 * r + 9] + "\n" for r in range(9))
+
+
+def test_a_project_euler_file_is_a_batch_of_grids(run: CliRun) -> None:
+    """Problem 96's file: a ``Grid 01`` line above each grid, no blank lines; the answers come
+    parted by blank lines, and read back as the same puzzles, solved."""
+    grids = [rows9(pair.split(",")[0]) for pair in KAGGLE]
+    text = "".join(f"Grid {k:02d}\n" + grid for k, grid in enumerate(grids, 1))
+    code, out, err = run("solve", "-", input=text)
+    assert code == 0, err
+    assert out == "\n".join(rows9(pair.split(",")[1]) for pair in KAGGLE)
+    assert "\n".join(p.text() for p in read_puzzles(text=out)) == out
+
+
+def test_grids_parted_by_blank_lines_are_a_batch_and_maps_stay_maps(run: CliRun) -> None:
+    """What ``ndoku generate --count`` writes reads back as its puzzles; a region map after
+    a grid (letters on as many cells each) is still its map, not a second puzzle."""
+    puzzles = [generate(layout_puzzle("9x9"), seed=seed).puzzle for seed in (1, 2)]
+    text = "\n".join(f"# seed {k}\n" + p.text() for k, p in enumerate(puzzles))
+    read = read_puzzles(text=text)
+    assert [p.givens.tolist() for p in read] == [p.givens.tolist() for p in puzzles]
+    code, out, err = run("solve", "-", input=text + "\n" + text)
+    assert code == 0, err
+    assert len(read_puzzles(text=out)) == 4
+    jigsaw = read_puzzles(DATA / "janko" / "jigsaw" / "93_9x9.puzzle.txt")
+    assert len(jigsaw) == 1 and jigsaw[0].layout.boxes_text() == "jigsaw"
+
+
+def test_an_unsolvable_grid_among_several_prints_its_status(run: CliRun) -> None:
+    """A puzzle given one more value, against its one solution, where no given forbids it."""
+    given, answer = KAGGLE[0].split(",")
+    [puzzle] = read_puzzles(text=given)
+    start, peers = puzzle.peers
+    cell, value = next(
+        (c, v)
+        for c in range(81)
+        for v in "123456789"
+        if given[c] == "0"
+        and v != answer[c]
+        and v not in {given[p] for p in peers[start[c] : start[c + 1]]}
+    )
+    bad = given[:cell] + value + given[cell + 1 :]
+    code, out, err = run("solve", "-", input=rows9(given) + "\n" + rows9(bad))
+    assert code == 1
+    assert out == rows9(answer) + "\nnone\n"
+    assert "1 solved, 1 none" in err
+
+
 def test_a_row_of_dashes_is_a_row_when_dashes_are_empty_cells() -> None:
     rows = ["0123456789ABCDEF"] + ["-" * 16] * 15
     [puzzle] = read_puzzles(text="# symbols: 0-F\n" + "\n".join(rows))

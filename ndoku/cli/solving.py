@@ -326,10 +326,14 @@ def solve(
                 elif pretty:
                     with held():
                         _print_pretty(outcome, unique)
-                elif shown:
-                    echo(outcome.puzzle.text(outcome.values), nl=False)
-                elif outcome.puzzle.grid.style.kind == "line":
-                    echo(outcome.status)
+                else:
+                    lined = outcome.puzzle.grid.style.kind == "line"
+                    if batch and number > 1 and not lined:
+                        echo()  # the grids of a file of several, parted as they were read
+                    if shown:
+                        echo(outcome.puzzle.text(outcome.values), nl=False)
+                    elif lined or batch:
+                        echo(outcome.status)
                 label = f"{path}#{number}" if batch else path
                 traces += labelled_traces(label, tried.outcomes)
                 if pictures:
