@@ -60,6 +60,17 @@ def test_explain_walks_to_the_solution_and_sums_up(run: CliRun, tmp_path: Path) 
     assert len(lines) - 1 == int(lines[-1].split()[3])
 
 
+def test_explain_heads_each_puzzle_of_a_batch(run: CliRun, tmp_path: Path) -> None:
+    lines = EASY.read_text().splitlines()[:3]
+    path = tmp_path / "three.txt"
+    path.write_text("".join(line.split(",")[0][:81] + "\n" for line in lines))
+    code, out, _ = run("explain", str(path))
+    heads = [line for line in out.splitlines() if line.startswith("# puzzle ")]
+    assert code == 0 and heads == ["# puzzle 1", "# puzzle 2", "# puzzle 3"]
+    single = run("explain", str(first_line(tmp_path, EASY)))[1]
+    assert "# puzzle" not in single
+
+
 def test_explain_json_ends_with_the_path(run: CliRun, tmp_path: Path) -> None:
     _, out, _ = run("explain", str(first_line(tmp_path, EASY)), "--format", "json")
     *steps, summary = (json.loads(line) for line in out.splitlines())

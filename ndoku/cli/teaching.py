@@ -196,6 +196,8 @@ def explain(
     for where, told in explained:
         if not told.path.solved:
             statuses.append(EXIT_UNSOLVED)
+        if fmt == "text" and "puzzle" in where:  # a file of several: whose steps follow
+            click.echo(f"# puzzle {where['puzzle']}")
         if drawing:
             click.echo(f"# {_legend(told)}")
         if pictures:
