@@ -79,8 +79,9 @@ _SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
 #: A line end: LF after any CRs (CRLF, a CRLF converted twice), or a lone CR (old Mac files).
 _LINE_END = re.compile(r"\r*\n|\r")
 _COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+")
-#: A puzzle's title line in a file of several (Project Euler's ``Grid 01``): it parts them.
+#: The marks of an empty cell, which no letter map holds but for its ``.`` (no letter).
 _EMPTY_MARKS = frozenset("0.-_")
+#: A puzzle's title line in a file of several (Project Euler's ``Grid 01``): it parts them.
 _TITLE = re.compile(r"(grid|puzzle|sudoku|game|problem)\s*(no\.?|#)?\s*\d+\s*:?", re.IGNORECASE)
 #: Bytes no text file holds: control characters other than tab, line ends and form feed.
 _CONTROLS = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
@@ -276,7 +277,9 @@ def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
                 value = stripped.split(":", 1)[1].strip()
                 headers.setdefault(key, []).append(Header(number, value))
             continue
-        elif stripped and not skipping and not _TITLE.fullmatch(stripped):
+        elif (
+            stripped and not skipping and not (stripped[0].isalpha() and _TITLE.fullmatch(stripped))
+        ):
             current.append((number, line))
             continue
         if current:
