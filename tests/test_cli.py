@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 import pytest
 
+from ndoku.cli.common import STDIN_HINT
 from ndoku.model.puzzle import read_puzzles
 from ndoku.tasks.verify import problems
 
@@ -224,3 +227,25 @@ def test_version_and_help(run: CliRun) -> None:
     assert code == 0 and "ndoku" in out
     code, out, _ = run("solve", "--help")
     assert code == 0 and "--max-proposals" in out
+
+
+def test_a_terminal_on_stdin_is_told_how_to_end_the_puzzle(run: CliRun, data: Path) -> None:
+    """Read from a terminal, the puzzle ends on Ctrl-D, which ndoku says; from a pipe it says
+    nothing."""
+    line = (data / "sudoku9" / "norvig_top95.txt").read_text().split()[0]
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ndoku", "solve", "-"],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    os.close(slave)
+    os.write(master, line.encode() + b"\n\x04")  # Ctrl-D on a new line: the end of input
+    out, err = process.communicate(timeout=120)
+    os.close(master)
+    assert process.returncode == 0, err
+    assert STDIN_HINT in err.decode()
+    assert len(out.split()) == 1 and len(out.split()[0]) == 81
+    code, _, piped = run("solve", "-", input=line + "\n")
+    assert code == 0 and STDIN_HINT not in piped

@@ -200,6 +200,10 @@ def progress_bar(
         yield advance
 
 
+#: Said on stderr when ``-`` reads a terminal.
+STDIN_HINT = "ndoku: reading the terminal: paste or type the puzzle, then Ctrl-D on a new line"
+
+
 def read_all(
     files: Iterable[str], symbols: str | None, layout: str | None
 ) -> Iterator[tuple[str, list[Puzzle] | None]]:
@@ -229,6 +233,9 @@ def _read_files(
 
     for path in files:
         name = "<stdin>" if path == "-" else path
+        if path == "-" and sys.stdin.isatty():
+            # A pasted grid is read to the end of input, which a terminal gives on Ctrl-D.
+            click.echo(STDIN_HINT, err=True)
         try:
             if not tables:
                 text = read_file(path)
