@@ -246,6 +246,23 @@ def rows9(line: str) -> str:
     return "".join(line[9 * r : 9 * r + 9] + "\n" for r in range(9))
 
 
+def grouped9(line: str, empty: str = "0") -> str:
+    """A one-line 9×9 as rows of three groups of three characters, ``003 020 600``."""
+    rows = [line[9 * r : 9 * r + 9].replace("0", empty) for r in range(9)]
+    return "".join(" ".join(row[k : k + 3] for k in (0, 3, 6)) + "\n" for row in rows)
+
+
+@pytest.mark.parametrize("empty", ["0", "."])
+def test_a_grid_in_groups_of_three_is_read_as_characters(run: CliRun, empty: str) -> None:
+    """``003 020 600``: a box's cells run together, not the numbers 3, 20 and 600; the
+    answer keeps the groups."""
+    for pair in KAGGLE:
+        given, answer = pair.split(",")
+        code, out, err = run("solve", "-", input=grouped9(given, empty))
+        assert code == 0, err
+        assert out == grouped9(answer)
+
+
 def test_a_project_euler_file_is_a_batch_of_grids(run: CliRun) -> None:
     """Problem 96's file: a ``Grid 01`` line above each grid, no blank lines; the answers come
     parted by blank lines, and read back as the same puzzles, solved."""

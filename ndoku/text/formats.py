@@ -368,6 +368,19 @@ def _spaced(text: str) -> bool:
     return re.search(rf"[^\s{re.escape(BARS)}]\s+[^\s{re.escape(BARS)}]", text) is not None
 
 
+def _grouped(rows: Sequence[str]) -> bool:
+    """Whether spaced rows are characters in groups, a box's cells run together
+    (``003 020 600``), rather than tokens: every group as long as the others, two characters
+    or more, and every row as many characters as there are rows. (Numbers padded to one
+    width, ``01 00 16 …``, have as many groups as rows.)"""
+    groups = [re.findall(rf"[^\s{re.escape(BARS)}]+", text) for text in rows]
+    lengths = {len(group) for row in groups for group in row}
+    if len(lengths) != 1:
+        return False
+    (length,) = lengths
+    return length > 1 and {len(row) * length for row in groups} == {len(rows)}
+
+
 def _parse_block(
     block: Block,
     extra: Sequence[Block],
@@ -380,7 +393,8 @@ def _parse_block(
     dashed = [(n, t) for n, t in lines if _is_rule(t, strict=False) and not _is_rule(t)]
     separator = _separator([t for _, t in content])
     shown = content or dashed
-    spaced = separator is not None or any(_spaced(t) for _, t in shown)
+    grouped = separator is None and _grouped([t for _, t in content])
+    spaced = separator is not None or (any(_spaced(t) for _, t in shown) and not grouped)
     found = {n: _spans(t, spaced, separator) for n, t in content + dashed}
     # A line of dashes is a row of empty cells when it has as many as the other rows.
     common = Counter(len(found[n]) for n, _ in content).most_common(1)
@@ -441,7 +455,7 @@ def _parse_block(
     plain = spaced and alphabet is None and marks is None
     pad = _padding(written, where, letters) if plain else 1
     template = None
-    if bars or len(rows) < len(lines):
+    if bars or grouped or len(rows) < len(lines):  # written back in the same frame
         spans_of = {
             n: tuple((c, start, end) for (start, end, _), c in zip(spans, cols, strict=True))
             for (n, _, spans), cols in zip(rows, columns, strict=True)
