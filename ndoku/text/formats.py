@@ -31,7 +31,6 @@ pencil marks
 from __future__ import annotations
 
 import codecs
-import itertools
 import re
 import sys
 from collections import Counter
@@ -45,6 +44,7 @@ from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError, ParseError
 from ndoku.text.alphabet import DIGITS, EMPTY, parse_symbols
+from ndoku.text.blocks import is_title, puzzles
 from ndoku.text.grid import (
     BARS,
     HEADER_KEYS,
@@ -79,10 +79,6 @@ _SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
 #: A line end: LF after any CRs (CRLF, a CRLF converted twice), or a lone CR (old Mac files).
 _LINE_END = re.compile(r"\r*\n|\r")
 _COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]+")
-#: The marks of an empty cell, which no letter map holds but for its ``.`` (no letter).
-_EMPTY_MARKS = frozenset("0.-_")
-#: A puzzle's title line in a file of several (Project Euler's ``Grid 01``): it parts them.
-_TITLE = re.compile(r"(grid|puzzle|sudoku|game|problem)\s*(no\.?|#)?\s*\d+\s*:?", re.IGNORECASE)
 #: Bytes no text file holds: control characters other than tab, line ends and form feed.
 _CONTROLS = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
@@ -216,41 +212,9 @@ def _read(text: str, source: str, symbols: str | None) -> list[Grid] | _Lines:
         # The first line decides: a one-line puzzle makes the file a batch (16 lines of 16
         # characters excepted: that is a 16×16 grid).
         return [
-            _parse_block(grid, maps, alphabet, headers, source) for grid, maps in _puzzles(blocks)
+            _parse_block(grid, maps, alphabet, headers, source) for grid, maps in puzzles(blocks)
         ]
     return _Lines(lines, alphabet, headers)
-
-
-def _puzzles(blocks: Sequence[Block]) -> list[tuple[Block, list[Block]]]:
-    """The grid blocks of a file of grids, each with the map blocks after it (regions, extra
-    units): a block that cannot be a map starts the next puzzle."""
-    puzzles: list[tuple[Block, list[Block]]] = []
-    for block in blocks:
-        if puzzles and _is_map(block):
-            puzzles[-1][1].append(block)
-        else:
-            puzzles.append((block, []))
-    return puzzles
-
-
-def _is_map(block: Block) -> bool:
-    """Whether a block after a grid can be a letter map of it rather than the next puzzle.
-
-    With an empty mark (``0 . - _``) it is a map when every symbol other than ``.`` stands on
-    as many cells as the others (letters of extra units), which a grid's empty mark, on more
-    cells than any value, does not; without, when two cells side by side share a letter, as
-    in every region map and in no full grid (a solution: each value once per row and column).
-    """
-    spaced = any(len(text.split()) > 1 for _, text in block.lines)
-    rows = [text.split() if spaced else list(text.strip()) for _, text in block.lines]
-    tokens = [t for row in rows for t in row]
-    if _EMPTY_MARKS.intersection(tokens):
-        return len(set(Counter(t for t in tokens if t != ".").values())) <= 1
-    beside = any(a == b for row in rows for a, b in itertools.pairwise(row))
-    below = any(
-        a == b for up, down in itertools.pairwise(rows) for a, b in zip(up, down, strict=False)
-    )
-    return beside or below
 
 
 def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
@@ -277,9 +241,7 @@ def _split(text: str) -> tuple[dict[str, tuple[Header, ...]], list[Block]]:
                 value = stripped.split(":", 1)[1].strip()
                 headers.setdefault(key, []).append(Header(number, value))
             continue
-        elif (
-            stripped and not skipping and not (stripped[0].isalpha() and _TITLE.fullmatch(stripped))
-        ):
+        elif stripped and not skipping and not is_title(stripped):
             current.append((number, line))
             continue
         if current:
