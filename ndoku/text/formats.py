@@ -335,7 +335,7 @@ def _grouped(rows: Sequence[str]) -> bool:
     (``003 020 600``), rather than tokens: every group as long as the others, two characters
     or more, and every row as many characters as there are rows. (Numbers padded to one
     width, ``01 00 16 …``, have as many groups as rows.)"""
-    groups = [re.findall(rf"[^\s{re.escape(BARS)}]+", text) for text in rows]
+    groups = [[token for _, _, token in _spans(text, True, None)] for text in rows]
     lengths = {len(group) for row in groups for group in row}
     if len(lengths) != 1:
         return False
