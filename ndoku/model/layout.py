@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from ndoku.errors import LayoutError
 from ndoku.limits import MAX_SYMBOLS
 from ndoku.model.cover import Box, Corner, declared_layout, find_layout
+from ndoku.text.blocks import map_rows
 from ndoku.text.formats import header_key, parse, read_file
 from ndoku.text.grid import MISSING, Block, Grid, Header
 
@@ -175,7 +176,6 @@ def _read_map(block: Block, shape: tuple[int, int]) -> tuple[NDArray[np.str_], d
 
     Letters are single characters, written with or without spaces; ``.`` marks no letter.
     """
-    spaced = any(len(text.split()) > 1 for _, text in block.lines)
     first_line = block.lines[0][0]
     if len(block.lines) != shape[0]:
         raise LayoutError(
@@ -183,8 +183,7 @@ def _read_map(block: Block, shape: tuple[int, int]) -> tuple[NDArray[np.str_], d
         )
     letters = np.full(shape, ".", dtype="<U1")
     lines: dict[str, int] = {}
-    for r, (number, text) in enumerate(block.lines):
-        tokens = text.split() if spaced else list(text.strip())
+    for r, ((number, _), tokens) in enumerate(zip(block.lines, map_rows(block), strict=True)):
         if len(tokens) != shape[1]:
             raise LayoutError(
                 f"this map row has {len(tokens)} letters but the grid has {shape[1]} columns",

@@ -45,6 +45,17 @@ def puzzles(blocks: Sequence[Block]) -> list[tuple[Block, list[Block]]]:
     return puzzles
 
 
+def map_rows(block: Block) -> list[list[str]]:
+    """The entries of a letter map block, row by row: split at whitespace when any row has
+    some, else a character each.
+
+    >>> map_rows(Block(((1, "a b"), (2, "c d")))), map_rows(Block(((1, "ab"),)))
+    ([['a', 'b'], ['c', 'd']], [['a', 'b']])
+    """
+    spaced = any(len(text.split()) > 1 for _, text in block.lines)
+    return [text.split() if spaced else list(text.strip()) for _, text in block.lines]
+
+
 def is_map(block: Block) -> bool:
     """Whether a block after a grid can be a letter map of it rather than the next puzzle.
 
@@ -58,8 +69,7 @@ def is_map(block: Block) -> bool:
     >>> is_map(Block(((1, "12"), (2, "21"))))  # a full grid: the next puzzle
     False
     """
-    spaced = any(len(text.split()) > 1 for _, text in block.lines)
-    rows = [text.split() if spaced else list(text.strip()) for _, text in block.lines]
+    rows = map_rows(block)
     tokens = [t for row in rows for t in row]
     if EMPTY_MARKS.intersection(tokens):
         return len(set(Counter(t for t in tokens if t != ".").values())) <= 1
