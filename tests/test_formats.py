@@ -288,6 +288,15 @@ def test_grids_parted_by_blank_lines_are_a_batch_and_maps_stay_maps(run: CliRun)
     assert len(jigsaw) == 1 and jigsaw[0].layout.boxes_text() == "jigsaw"
 
 
+def test_a_bad_grid_among_several_is_named_by_its_line(run: CliRun) -> None:
+    first, second = (pair.split(",")[0] for pair in KAGGLE[:2])
+    rows = rows9(second).splitlines()
+    rows[4] = rows[4][:7]  # line 15 of the file: a row cut short
+    code, out, err = run("solve", "-", input=rows9(first) + "\n" + "\n".join(rows) + "\n")
+    assert code == 2 and out == ""
+    assert "Error: <stdin>: line 15, column 8: ragged row: 7 characters, expected 9" in err
+
+
 def test_an_unsolvable_grid_among_several_prints_its_status(run: CliRun) -> None:
     """A puzzle given one more value, against its one solution, where no given forbids it."""
     given, answer = KAGGLE[0].split(",")
