@@ -261,6 +261,51 @@ def test_a_grid_in_groups_of_three_is_read_as_characters(run: CliRun, empty: str
         code, out, err = run("solve", "-", input=grouped9(given, empty))
         assert code == 0, err
         assert out == grouped9(answer)
+    # Two such grids: the second is no region map of the first ("000 000" side by side).
+    givens = [grouped9(pair.split(",")[0], empty) for pair in KAGGLE[:2]]
+    assert len(read_puzzles(text="\n".join(givens))) == 2
+
+
+def banded9(line: str, write: Callable[[str], str]) -> str:
+    """A one-line 9×9 written by ``write`` (rows), its bands parted by blank lines."""
+    rows = write(line).splitlines(keepends=True)
+    return "\n".join("".join(rows[b : b + 3]) for b in (0, 3, 6))
+
+
+def barred9(line: str) -> str:
+    """Rows as ``0 0 3 | 0 2 0 | 6 0 0``."""
+    rows = [" ".join(line[9 * r : 9 * r + 9]) for r in range(9)]
+    return "".join(row[:5] + " |" + row[5:11] + " |" + row[11:] + "\n" for row in rows)
+
+
+@pytest.mark.parametrize("write", [rows9, grouped9, barred9], ids=lambda f: f.__name__)
+def test_bands_parted_by_blank_lines_are_one_grid(run: CliRun, write: Callable[[str], str]) -> None:
+    """A grid written band by band, blank lines between (books, websites): one puzzle, and
+    the answer keeps the blank lines; several such grids in a file are a batch."""
+    given, answer = KAGGLE[0].split(",")
+    code, out, err = run("solve", "-", input=banded9(given, write))
+    assert code == 0, err
+    assert out == banded9(answer, write)
+    two = banded9(given, write) + "\n" + banded9(KAGGLE[1].split(",")[0], write)
+    assert len(read_puzzles(text=two)) == 2
+
+
+def test_bands_of_a_16x16_in_0_to_f_are_one_grid() -> None:
+    """Four bands of four lines of 16 characters: not 16 one-line 4×4 puzzles."""
+    values = janko_values(JANKO16[0])
+    rows = written(values, HEX, ".")
+    text = "\n".join("".join(r + "\n" for r in rows[b : b + 4]) for b in range(0, 16, 4))
+    [puzzle] = read_puzzles(text=text)
+    assert puzzle.size == 16
+    assert puzzle.givens.reshape(16, 16).tolist() == values
+
+
+def test_bands_that_do_not_make_a_grid_are_refused(run: CliRun) -> None:
+    """Two bands of a 9×9 are no grid: an error naming a line, not a guess."""
+    text = banded9(KAGGLE[0].split(",")[0], rows9)
+    code, out, err = run("solve", "-", input=text[: text.rindex("\n\n") + 1])
+    assert code == 2 and out == ""
+    assert "Error: <stdin>: line 1" in err
 
 
 def test_a_project_euler_file_is_a_batch_of_grids(run: CliRun) -> None:

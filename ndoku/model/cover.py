@@ -105,7 +105,14 @@ def find_layout(
         if closest is None or covered > closest[0]:
             closest = (covered, size, lattice)
     if closest is None:
-        raise LayoutError("the canvas is smaller than any sub-grid (4×4 at least)")
+        least = max(4, max_value)
+        message = (
+            f"the grid has {mask.shape[0]} rows and {mask.shape[1]} columns: smaller than any "
+            f"sub-grid ({least}×{least} at least{f' for values up to {max_value}' * (least > 4)})"
+        )
+        if grid is not None and mask.size:
+            raise grid.error(0, 0, message, LayoutError)
+        raise LayoutError(message)
     raise _uncovered_error(mask, closest[1], closest[2], grid)
 
 

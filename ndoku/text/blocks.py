@@ -1,6 +1,6 @@
-"""How the blocks of a file of grids (lines parted by blank lines) make puzzles: a grid, then
-the letter maps of its regions and extra units, then the next grid; and the title lines
-(``Grid 01``) that part grids too."""
+"""How the blocks of a file of grids (lines parted by blank lines) make puzzles: a grid (or
+the bands of one, parted by blank lines), then the letter maps of its regions and extra units,
+then the next grid; and the title lines (``Grid 01``) that part grids too."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from ndoku.text.grid import Block
+from ndoku.limits import MAX_SYMBOLS
+from ndoku.text.grid import BARS, Block
 
 #: The marks of an empty cell, which no letter map holds but for its ``.`` (no letter).
 EMPTY_MARKS = frozenset("0.-_")
@@ -25,6 +26,30 @@ def is_title(line: str) -> bool:
     (True, True, False)
     """
     return line[:1].isalpha() and _TITLE.fullmatch(line) is not None
+
+
+Span = tuple[int, int, str]  # start, end (character positions in the line), token
+
+
+def row_spans(text: str, spaced: bool, separator: str | None) -> list[Span]:
+    """The tokens of a row line with their positions: bars and separators between them."""
+    if spaced:
+        splitter = rf"[^\s{re.escape(BARS)}{separator or ''}]+"
+        return [(m.start(), m.end(), m.group()) for m in re.finditer(splitter, text)]
+    return [(i, i + 1, ch) for i, ch in enumerate(text) if not ch.isspace() and ch not in BARS]
+
+
+def grouped(rows: Sequence[str]) -> bool:
+    """Whether spaced rows are characters in groups, a box's cells run together
+    (``003 020 600``), rather than tokens: every group as long as the others, two characters
+    or more, and every row as many characters as there are rows. (Numbers padded to one
+    width, ``01 00 16 …``, have as many groups as rows.)"""
+    groups = [[token for _, _, token in row_spans(text, True, None)] for text in rows]
+    lengths = {len(group) for row in groups for group in row}
+    if len(lengths) != 1:
+        return False
+    (length,) = lengths
+    return length > 1 and {len(row) * length for row in groups} == {len(rows)}
 
 
 def puzzles(blocks: Sequence[Block]) -> list[tuple[Block, list[Block]]]:
@@ -43,6 +68,63 @@ def puzzles(blocks: Sequence[Block]) -> list[tuple[Block, list[Block]]]:
         else:
             puzzles.append((block, []))
     return puzzles
+
+
+def _band_shape(block: Block) -> tuple[int, int, int] | None:
+    """Lines and tokens per line (bars left out) of a block whose lines all have as many,
+    with the characters per line (0 when lines differ in that); None otherwise, or when the
+    block has more lines than a grid has rows."""
+    if len(block.lines) > MAX_SYMBOLS:
+        return None
+    tokens = set()
+    chars = set()
+    for _, text in block.lines:
+        line = [t for t in text.split() if t.strip(BARS)]
+        tokens.add(len(line))
+        chars.add(sum(len(t) - sum(map(t.count, BARS)) for t in line))
+    if len(tokens) != 1:
+        return None
+    return len(block.lines), tokens.pop(), chars.pop() if len(chars) == 1 else 0
+
+
+def bands(blocks: Sequence[Block]) -> list[Block]:
+    """The blocks of a file with the bands of a grid joined: runs of blocks alike (as many
+    lines, tokens and characters on each line), two lines or more each, that together have
+    as many lines as a line has cells (tokens or characters). The blank lines between them
+    are kept as empty lines, for the answer to show them too.
+
+    >>> band = Block(((1, "12 34"), (2, "34 12")))
+    >>> later = Block(((4, "21 43"), (5, "43 21")))
+    >>> [len(b.lines) for b in bands([band, later])]
+    [5]
+    """
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        end = i + 1
+        shape = _band_shape(blocks[i])
+        if shape is not None and shape[0] >= 2:
+            height, tokens, chars = shape
+            for side in sorted({tokens, chars}):
+                k = side // height
+                if height < side <= MAX_SYMBOLS and side == k * height and i + k <= len(blocks):
+                    # Numbers may differ in width from line to line; characters must not.
+                    wanted = (height, tokens, chars) if side != tokens else (height, tokens)
+                    if all(_alike(b, wanted) for b in blocks[i + 1 : i + k]):
+                        end = i + k
+                        break
+        lines = list(blocks[i].lines)
+        for block in blocks[i + 1 : end]:
+            lines += [(lines[-1][0] + 1, ""), *block.lines]
+        out.append(Block(tuple(lines)))
+        i = end
+    return out
+
+
+def _alike(block: Block, wanted: tuple[int, ...]) -> bool:
+    """Whether ``block``'s shape starts with ``wanted`` (lines, tokens[, characters])."""
+    shape = _band_shape(block)
+    return shape is not None and shape[: len(wanted)] == wanted
 
 
 def map_rows(block: Block) -> list[list[str]]:
@@ -69,12 +151,15 @@ def is_map(block: Block) -> bool:
     >>> is_map(Block(((1, "12"), (2, "21"))))  # a full grid: the next puzzle
     False
     """
-    rows = map_rows(block)
-    tokens = [t for row in rows for t in row]
+    rows = [text.strip() for _, text in block.lines if text]
+    if any(" " in text for text in rows) and grouped(rows):  # ``003 020 600``: a grid
+        return False
+    entries = map_rows(block)
+    tokens = [t for row in entries for t in row]
     if EMPTY_MARKS.intersection(tokens):
         return len(set(Counter(t for t in tokens if t != ".").values())) <= 1
-    beside = any(a == b for row in rows for a, b in itertools.pairwise(row))
+    beside = any(a == b for row in entries for a, b in itertools.pairwise(row))
     below = any(
-        a == b for up, down in itertools.pairwise(rows) for a, b in zip(up, down, strict=False)
+        a == b for up, down in itertools.pairwise(entries) for a, b in zip(up, down, strict=False)
     )
     return beside or below

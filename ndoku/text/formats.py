@@ -43,8 +43,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError, ParseError
+from ndoku.limits import MAX_SYMBOLS
 from ndoku.text.alphabet import DIGITS, EMPTY, parse_symbols
-from ndoku.text.blocks import is_title, puzzles
+from ndoku.text.blocks import Span, bands, grouped, is_title, puzzles, row_spans
 from ndoku.text.grid import (
     BARS,
     HEADER_KEYS,
@@ -208,11 +209,13 @@ def _read(text: str, source: str, symbols: str | None) -> list[Grid] | _Lines:
         line_field(first.lines[0][1]) is None
         or _is_rule(first.lines[0][1])
         or _is_square_chars(first)
+        or _is_square_chars(bands(blocks[:MAX_SYMBOLS])[0])
     ):
         # The first line decides: a one-line puzzle makes the file a batch (16 lines of 16
         # characters excepted: that is a 16×16 grid).
         return [
-            _parse_block(grid, maps, alphabet, headers, source) for grid, maps in puzzles(blocks)
+            _parse_block(grid, maps, alphabet, headers, source)
+            for grid, maps in puzzles(bands(blocks))
         ]
     return _Lines(lines, alphabet, headers)
 
@@ -289,8 +292,8 @@ def _is_column_names(text: str, below: str) -> bool:
 
 def _is_square_chars(block: Block) -> bool:
     """A block of k lines of k characters is a grid, not k one-line puzzles (k = 16)."""
-    widths = {len(text.strip()) for _, text in block.lines}
-    return widths == {len(block.lines)} and not any(" " in t.strip() for _, t in block.lines)
+    rows = [text.strip() for _, text in block.lines if text]  # blank between bands
+    return {len(text) for text in rows} == {len(rows)} and not any(" " in t for t in rows)
 
 
 def _separator(lines: Sequence[str]) -> str | None:
@@ -314,33 +317,9 @@ def _is_rule(text: str, strict: bool = True) -> bool:
     return not strict or bool(marks & _RULE_ONLY or corners)
 
 
-Span = tuple[int, int, str]  # start, end (character positions in the line), token
-
-
-def _spans(text: str, spaced: bool, separator: str | None) -> list[Span]:
-    """The tokens of a row line with their positions: bars and separators between them."""
-    if spaced:
-        splitter = rf"[^\s{re.escape(BARS)}{separator or ''}]+"
-        return [(m.start(), m.end(), m.group()) for m in re.finditer(splitter, text)]
-    return [(i, i + 1, ch) for i, ch in enumerate(text) if not ch.isspace() and ch not in BARS]
-
-
 def _spaced(text: str) -> bool:
     """Whether a row separates two cells by spaces (tokens) rather than by nothing (chars)."""
     return re.search(rf"[^\s{re.escape(BARS)}]\s+[^\s{re.escape(BARS)}]", text) is not None
-
-
-def _grouped(rows: Sequence[str]) -> bool:
-    """Whether spaced rows are characters in groups, a box's cells run together
-    (``003 020 600``), rather than tokens: every group as long as the others, two characters
-    or more, and every row as many characters as there are rows. (Numbers padded to one
-    width, ``01 00 16 …``, have as many groups as rows.)"""
-    groups = [[token for _, _, token in _spans(text, True, None)] for text in rows]
-    lengths = {len(group) for row in groups for group in row}
-    if len(lengths) != 1:
-        return False
-    (length,) = lengths
-    return length > 1 and {len(row) * length for row in groups} == {len(rows)}
 
 
 def _parse_block(
@@ -351,13 +330,14 @@ def _parse_block(
     source: str,
 ) -> Grid:
     lines = block.lines
-    content = [(n, t) for n, t in lines if not _is_rule(t, strict=False)]
-    dashed = [(n, t) for n, t in lines if _is_rule(t, strict=False) and not _is_rule(t)]
+    # Blank lines (between the bands of a grid) are kept only for the answer's template.
+    content = [(n, t) for n, t in lines if t and not _is_rule(t, strict=False)]
+    dashed = [(n, t) for n, t in lines if t and _is_rule(t, strict=False) and not _is_rule(t)]
     separator = _separator([t for _, t in content])
     shown = content or dashed
-    grouped = separator is None and _grouped([t for _, t in content])
-    spaced = separator is not None or (any(_spaced(t) for _, t in shown) and not grouped)
-    found = {n: _spans(t, spaced, separator) for n, t in content + dashed}
+    in_groups = separator is None and grouped([t for _, t in content])
+    spaced = separator is not None or (any(_spaced(t) for _, t in shown) and not in_groups)
+    found = {n: row_spans(t, spaced, separator) for n, t in content + dashed}
     # A line of dashes is a row of empty cells when it has as many as the other rows.
     common = Counter(len(found[n]) for n, _ in content).most_common(1)
     keep = {n for n, _ in content} | {
@@ -417,7 +397,7 @@ def _parse_block(
     plain = spaced and alphabet is None and marks is None
     pad = _padding(written, where, letters) if plain else 1
     template = None
-    if bars or grouped or len(rows) < len(lines):  # written back in the same frame
+    if bars or in_groups or len(rows) < len(lines):  # written back in the same frame
         spans_of = {
             n: tuple((c, start, end) for (start, end, _), c in zip(spans, cols, strict=True))
             for (n, _, spans), cols in zip(rows, columns, strict=True)
