@@ -122,6 +122,21 @@ def test_the_first_answer_comes_before_stdin_is_closed(answers: list[bytes]) -> 
     assert code == 0 and out == b"".join(answers[:200]), err
 
 
+def test_one_line_at_a_time_is_answered_line_by_line(answers: list[bytes]) -> None:
+    """A pipe that sends a 9×9 line and waits (a slow generator, a person typing) gets its
+    answer before the next line: one-line 9×9 puzzles read only one way."""
+    command = Command("solve", "-", stdin=True)
+    assert command.process.stdin is not None
+    batch = SERG.read_bytes().splitlines(keepends=True)
+    for k in range(3):
+        command.process.stdin.write(batch[k])
+        command.process.stdin.flush()
+        assert command.lines(k + 1) == k + 1 and command.process.poll() is None
+    command.process.stdin.close()
+    code, out, err = command.finish()
+    assert code == 0 and out == b"".join(answers[:3]), err
+
+
 def test_a_closed_pipe_ends_the_command_quietly(long: Path, answers: list[bytes]) -> None:
     """``ndoku solve long.txt | head -1``: status 141, as for a command SIGPIPE ended."""
     solving = subprocess.Popen(

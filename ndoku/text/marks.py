@@ -141,15 +141,29 @@ def sukaku_rows(lines: Sequence[tuple[int, str]], alphabet: str | None) -> bool:
     # grid as well, some of whose rows may not be sukaku rows: the grid reader reads them.
     missing = len(_FIELD.findall(lines[0][1])) == 1
     for _, text in lines[:size]:
-        cells = sukaku_row(text, size)
-        if cells is None:
+        masks = in_place(text, alphabet, size)
+        if masks is None:
             continue
-        chars = np.array([list(group) for _, group in cells])
-        # A cell without candidates counts against: empty one-line puzzles read in place.
-        masks = [m for _, _, m in _positional(chars, alphabet, size) if m is not None and m.all()]
         read += bool(masks)
         missing |= any(bool((m != full).any()) for m in masks)
     return missing and read * 2 > size
+
+
+def in_place(
+    text: str, alphabet: str | None, size: int | None = None
+) -> list[NDArray[np.uint64]] | None:
+    """The candidates of a sukaku row (its cells' masks) in each alphabet that reads every
+    cell in place with a candidate (a cell without one counts against: empty one-line
+    puzzles read in place); None when ``text`` is no row of N cells of N.
+
+    >>> len(in_place("123456789" * 9, None)), in_place("4" + "0" * 80, None)
+    (1, [])
+    """
+    cells = sukaku_row(text, size)
+    if cells is None:
+        return None
+    chars = np.array([list(group) for _, group in cells])
+    return [m for _, _, m in _positional(chars, alphabet, len(cells)) if m is not None and m.all()]
 
 
 def read_sukaku(

@@ -14,6 +14,7 @@ piece
 from __future__ import annotations
 
 import os
+import re
 import select
 import stat
 import sys
@@ -24,12 +25,17 @@ from typing import BinaryIO
 
 from ndoku.errors import NdokuError, ParseError
 from ndoku.text.formats import decode, header_key
+from ndoku.text.lines import line_field
+from ndoku.text.marks import in_place
 
 #: Bytes a piece of a long file holds at least (a line more at most).
 PIECE_BYTES = 1 << 20
 #: Lines the first piece holds at least, unless the file is shorter: more than the rows of a
-#: block of sukaku rows (36) or of a 16×16 written in characters.
+#: block of sukaku rows (36) or of a 16×16 written in characters. A pipe that has sent only
+#: one-line 9×9 puzzles so far and waits is read at once (see :func:`_settled`).
 FIRST_LINES = 64
+#: A one-line 9×9 in digits, ``0`` or ``.`` empty: no other reading, no other alphabet.
+_PLAIN_9 = re.compile(r"[0-9.]{81}")
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,8 @@ def _gather(
     data = bytearray(held)
     newlines = data.count(b"\n")
     while newlines < lines or (len(data) < size and _waiting(stream)):
+        if lines > 1 and newlines and not _waiting(stream) and _settled(data):
+            break
         try:
             more = stream.read1(max(size - len(data), 1 << 12))  # type: ignore[attr-defined]
         except OSError as exc:
@@ -126,6 +134,24 @@ def _gather(
         data += more
         newlines += more.count(b"\n")
     return bytes(data), False
+
+
+def _settled(data: bytearray) -> bool:
+    """Whether the whole lines of a first piece decide how the file reads, so that a pipe's
+    first answers need not wait for more: one-line 9×9 puzzles in digits, none of them a row
+    of sukaku candidates (81 characters too).
+
+    >>> _settled(bytearray(b"." * 80 + b"1\\n0"))
+    True
+    >>> _settled(bytearray(b"123456789" * 9 + b"\\n"))  # every cell 1-9 in place: sukaku
+    False
+    """
+    lines = data[: data.rfind(b"\n") + 1].decode("latin-1").splitlines()
+    for line in lines:
+        field = line_field(line)
+        if field is None or not _PLAIN_9.fullmatch(field) or in_place(field, None):
+            return False
+    return bool(lines)
 
 
 def _rest(stream: BinaryIO, source: str) -> bytes:
