@@ -22,6 +22,15 @@ def test_hint_starts_from_the_pencil_marks(run: CliRun, path: Path) -> None:
     assert code == 0 and out == NAKED_PAIR
 
 
+def test_two_pencil_mark_grids_in_a_file_are_two_puzzles(run: CliRun, tmp_path: Path) -> None:
+    """The second grid of candidate lists is the next puzzle, not a region map of the first."""
+    path = tmp_path / "two.txt"
+    path.write_text(HODOKU.read_text() + "\n" + HODOKU.read_text())
+    code, out, err = run("hint", str(path))
+    assert code == 0, err
+    assert out == NAKED_PAIR * 2
+
+
 @pytest.mark.parametrize("path", [SUKAKU, HODOKU])
 def test_hint_json_keeps_its_shape(run: CliRun, path: Path) -> None:
     code, out, _ = run("hint", str(path), "--format", "json")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ndoku.limits import MAX_SYMBOLS
 from ndoku.text.grid import BARS, Block
+from ndoku.text.marks import candidate_list
 
 #: The marks of an empty cell, which no letter map holds but for its ``.`` (no letter).
 EMPTY_MARKS = frozenset("0.-_")
@@ -156,6 +157,9 @@ def is_map(block: Block) -> bool:
         return False
     entries = map_rows(block)
     tokens = [t for row in entries for t in row]
+    # Candidate lists (``129``, ``34``): a pencil-mark grid. One is a bad map entry.
+    if sum(t.isdigit() and candidate_list(t, None, rising=True) for t in tokens) > 1:
+        return False
     if EMPTY_MARKS.intersection(tokens):
         return len(set(Counter(t for t in tokens if t != ".").values())) <= 1
     beside = any(a == b for row in entries for a, b in itertools.pairwise(row))
