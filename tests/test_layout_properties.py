@@ -80,6 +80,7 @@ def random_regions(
     fraction=st.floats(0.35, 0.7),
 )
 @example(box=(2, 2), seed=65536, fraction=0.5)  # a region that is also a row
+@example(box=(2, 2), seed=1789, fraction=0.5)  # scattered regions, no two side by side
 def test_random_jigsaw_maps(box: tuple[int, int], seed: int, fraction: float) -> None:
     size = box[0] * box[1]
     header = f"# box: {box[0]}x{box[1]}\n"

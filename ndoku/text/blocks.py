@@ -144,11 +144,14 @@ def is_map(block: Block) -> bool:
 
     With an empty mark (``0 . - _``) it is a map when every symbol other than ``.`` stands on
     as many cells as the others (letters of extra units), which a grid's empty mark, on more
-    cells than any value, does not; without, when two cells side by side share a letter, as
-    in every region map and in no full grid (a solution: each value once per row and column).
+    cells than any value, does not; without, when a letter repeats in a row or a column, as
+    in every region map (one whose regions are not scattered: some two cells side by side)
+    and in no full grid (a solution: each value once per row and column).
 
     >>> is_map(Block(((1, "aab"), (2, "abb")))), is_map(Block(((1, "120"), (2, "003"))))
     (True, False)
+    >>> is_map(Block(((1, "dbcb"), (2, "bcac"), (3, "dbda"), (4, "adac"))))  # scattered
+    True
     >>> is_map(Block(((1, "12"), (2, "21"))))  # a full grid: the next puzzle
     False
     """
@@ -162,8 +165,5 @@ def is_map(block: Block) -> bool:
         return False
     if EMPTY_MARKS.intersection(tokens):
         return len(set(Counter(t for t in tokens if t != ".").values())) <= 1
-    beside = any(a == b for row in entries for a, b in itertools.pairwise(row))
-    below = any(
-        a == b for up, down in itertools.pairwise(entries) for a, b in zip(up, down, strict=False)
-    )
-    return beside or below
+    columns = ([e for e in column if e is not None] for column in itertools.zip_longest(*entries))
+    return any(len(set(line)) < len(line) for line in [*entries, *columns])
