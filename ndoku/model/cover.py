@@ -105,10 +105,10 @@ def find_layout(
         if closest is None or covered > closest[0]:
             closest = (covered, size, lattice)
     if closest is None:
-        least = max(4, max_value)
+        least = f"{max_value}×{max_value} at least for values up to {max_value}"
         message = (
             f"the grid has {mask.shape[0]} rows and {mask.shape[1]} columns: smaller than any "
-            f"sub-grid ({least}×{least} at least{f' for values up to {max_value}' * (least > 4)})"
+            f"sub-grid ({least if max_value > 4 else '4×4 at least'})"
         )
         if grid is not None and mask.size:
             raise grid.error(0, 0, message, LayoutError)
