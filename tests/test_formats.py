@@ -308,6 +308,18 @@ def test_bands_that_do_not_make_a_grid_are_refused(run: CliRun) -> None:
     assert "Error: <stdin>: line 1" in err
 
 
+def test_a_grid_pasted_from_a_spreadsheet_is_answered_in_tabs(run: CliRun) -> None:
+    """Cells parted by tabs (a spreadsheet's copy) come back parted by tabs."""
+
+    def tabbed(line: str) -> str:
+        return "".join("\t".join(row) + "\n" for row in rows9(line).splitlines())
+
+    given, answer = KAGGLE[0].split(",")
+    code, out, err = run("solve", "-", input=tabbed(given))
+    assert code == 0, err
+    assert out == tabbed(answer)
+
+
 def test_a_project_euler_file_is_a_batch_of_grids(run: CliRun) -> None:
     """Problem 96's file: a ``Grid 01`` line above each grid, no blank lines; the answers come
     parted by blank lines, and read back as the same puzzles, solved."""

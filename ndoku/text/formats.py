@@ -412,8 +412,8 @@ def _parse_block(
         letters=letters or marks is not None,  # pencil marks write 10 and up as letters
         aligned=len({len(t.rstrip()) for _, t, _ in rows}) == 1,
         empty=empties.most_common(1)[0][0] if empties else default_empty,
-        # written back as the first row has it: "5,3,0" or "5, 3, 0"
-        separator=" " if separator is None else _joiner(rows[0][1], separator),
+        # written back as the first row has it: "5,3,0" or "5, 3, 0", tabs or spaces
+        separator=_joiner(rows[0][1], separator) if separator else _gap(rows[0][1]),
         template=template,
         pad=pad,
     )
@@ -540,6 +540,11 @@ def _outlines(
     for r, c in sorted(span):
         regions[r, c] = numbers.setdefault(root(r * width + c), len(numbers))
     return regions
+
+
+def _gap(text: str) -> str:
+    """What parts a row's tokens when no comma does: a tab if one does, else a space."""
+    return "\t" if "\t" in text.strip() else " "
 
 
 def _joiner(text: str, separator: str) -> str:
