@@ -320,6 +320,68 @@ def test_a_grid_pasted_from_a_spreadsheet_is_answered_in_tabs(run: CliRun) -> No
     assert out == tabbed(answer)
 
 
+def nested9(line: str, dump: Callable[[object], str], quoted: bool) -> str:
+    """A one-line 9×9 as a list of rows: LeetCode's strings with ``.``, or numbers with 0."""
+    rows = [line[9 * r : 9 * r + 9] for r in range(9)]
+    cells = [[ch.replace("0", ".") if quoted else int(ch) for ch in row] for row in rows]
+    return dump(cells) + "\n"
+
+
+DUMPS: dict[str, Callable[[object], str]] = {
+    "json": json.dumps,
+    "json-indented": lambda cells: json.dumps(cells, indent=2),
+    "python": repr,
+    "leetcode": lambda cells: "board = " + json.dumps(cells, separators=(",", ":")),
+}
+
+
+@pytest.mark.parametrize("quoted", [False, True], ids=["numbers", "strings"])
+@pytest.mark.parametrize("dump", DUMPS.values(), ids=DUMPS.keys())
+def test_a_list_of_lists_is_answered_in_the_same_text(
+    run: CliRun, dump: Callable[[object], str], quoted: bool
+) -> None:
+    given, answer = KAGGLE[0].split(",")
+    code, out, err = run("solve", "-", input=nested9(given, dump, quoted))
+    assert code == 0, err
+    assert out == nested9(answer, dump, quoted)
+
+
+@pytest.mark.parametrize("dump", [json.dumps, repr], ids=["null", "None"])
+def test_null_in_a_list_of_lists_is_an_empty_cell(
+    run: CliRun, dump: Callable[[object], str]
+) -> None:
+    given, answer = KAGGLE[0].split(",")
+    rows = [[int(ch) or None for ch in given[9 * r : 9 * r + 9]] for r in range(9)]
+    code, out, err = run("solve", "-", input=dump(rows) + "\n")
+    assert code == 0, err
+    assert out == nested9(answer, dump, False)
+
+
+def test_a_list_of_boards_is_a_batch(run: CliRun) -> None:
+    pairs = [pair.split(",") for pair in KAGGLE[:3]]
+    boards = [[[int(ch) for ch in g[9 * r : 9 * r + 9]] for r in range(9)] for g, _ in pairs]
+    code, out, err = run("solve", "-", input=json.dumps(boards))
+    assert code == 0, err
+    assert out == "\n".join(nested9(answer, json.dumps, False) for _, answer in pairs)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[[1, 2], [3, 4]", "line 1, column 1: this '[' is never closed"),
+        ("[[1, 2],\n [3]]", "line 2, column 3: ragged row: 1 item, expected 2"),
+        ("[[1, 0, 0, 0], [0, 0, 0, 0],\n [0, 0, 0, 0], [0, 0, x, 0]]", "line 2, column 23: unk"),
+        ("[[1, 2], [2, 1]] and more", "line 1, column 18: unexpected 'and'"),
+        ("[[1, [2]], [2, 1]]", "line 1, column 6: a list among the items of a row"),
+        ("[[[1, 2], 3]]", "line 1, column 11: '3' stands among rows"),
+    ],
+)
+def test_bad_lists_of_lists_are_named(run: CliRun, text: str, message: str) -> None:
+    code, out, err = run("solve", "-", input=text + "\n")
+    assert code == 2 and out == ""
+    assert f"Error: <stdin>: {message}" in err
+
+
 def test_a_project_euler_file_is_a_batch_of_grids(run: CliRun) -> None:
     """Problem 96's file: a ``Grid 01`` line above each grid, no blank lines; the answers come
     parted by blank lines, and read back as the same puzzles, solved."""

@@ -26,6 +26,10 @@ pencil marks
     grid row per line (9 lines of 81; blocks of them are a batch), or a grid of tokens in
     which tokens list candidates (``159``), framed as HoDoKu frames it (``.---.``, ``:---+``,
     ``'---'``): see :mod:`ndoku.text.marks`.
+lists of lists
+    As programs print grids: JSON, Python, LeetCode's ``board = [["5","3",".",…],…]``; a
+    list of them is a batch, and each answer is its own text with the items replaced: see
+    :mod:`ndoku.text.nested`.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ from ndoku.text.marks import (
     sukaku_cells,
     sukaku_rows,
 )
+from ndoku.text.nested import is_nested, read_nested
 
 #: Characters a rule may hold besides bars and spaces: dashes, crossings and box drawing.
 _RULE_MARKS = "-_=+*~" + "".join(chr(c) for c in range(0x2500, 0x2580) if chr(c) not in BARS)
@@ -182,6 +187,8 @@ class _Lines:
 
 def _read(text: str, source: str, symbols: str | None) -> list[Grid] | _Lines:
     """The grids of ``text``, or the lines of a batch of one-line puzzles (see :func:`parse`)."""
+    if is_nested(text):
+        return read_nested(text, source, parse_symbols(symbols) if symbols else None)
     headers, blocks = _split(text)
     spec = symbols if symbols is not None else _single(headers, "symbols")
     alphabet = parse_symbols(spec) if spec else None

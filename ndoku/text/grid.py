@@ -46,6 +46,7 @@ __all__ = [
     "Block",
     "Grid",
     "Header",
+    "Splice",
     "Style",
     "Template",
     "format_grid",
@@ -78,6 +79,15 @@ class Template:
 
 
 @dataclass(frozen=True)
+class Splice:
+    """The text of a grid written as a list of lists, to write an answer into: each cell's
+    item as ``(row, column, start, end)`` offsets in it (inside any quotes)."""
+
+    text: str
+    spans: tuple[tuple[int, int, int, int], ...]
+
+
+@dataclass(frozen=True)
 class Style:
     """How a grid was written, so that the answer is written back the same way."""
 
@@ -89,6 +99,7 @@ class Style:
     separator: str = " "  # tokens: what stands between two tokens of a row
     template: Template | None = None  # pasted grids: the rules and bars the answer goes into
     pad: int = 1  # tokens: numbers written with this many digits, as 01 02 … 16
+    splice: Splice | None = None  # lists of lists: the text the answer's items go into
 
     def symbol(self, value: int) -> str:
         """The text of one value (``EMPTY`` gives the empty mark)."""
@@ -210,11 +221,23 @@ def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:
     table = [["." if v == MISSING else text[v] for v in row] for row in vals.tolist()]
     if style.template is not None:
         return _write_template(style.template, table)
+    if style.splice is not None:
+        return _write_splice(style.splice, table)
     if style.kind == "chars":
         return "".join("".join(toks) + "\n" for toks in table)
     width = max(len(t) for toks in table for t in toks) if style.aligned else 1
     joiner = style.separator
     return "".join(joiner.join(t.rjust(width) for t in toks).rstrip() + "\n" for toks in table)
+
+
+def _write_splice(splice: Splice, table: list[list[str]]) -> str:
+    """Each cell's symbol written over its item in the text of a list of lists."""
+    pieces = []
+    end = 0
+    for row, col, start, stop in splice.spans:
+        pieces += [splice.text[end:start], table[row][col]]
+        end = stop
+    return "".join(pieces) + splice.text[end:].rstrip("\n") + "\n"
 
 
 def _write_template(template: Template, table: list[list[str]]) -> str:
