@@ -374,6 +374,7 @@ def test_a_list_of_boards_is_a_batch(run: CliRun) -> None:
         ("[[1, 2], [2, 1]] and more", "line 1, column 18: unexpected 'and'"),
         ("[[1, [2]], [2, 1]]", "line 1, column 6: a list among the items of a row"),
         ("[[[1, 2], 3]]", "line 1, column 11: '3' stands among rows"),
+        ("[[09, 1],\n [2, 3]]", "line 1, column 7: numbers written two ways: 09"),
     ],
 )
 def test_bad_lists_of_lists_are_named(run: CliRun, text: str, message: str) -> None:
@@ -505,10 +506,10 @@ def units_of(puzzle: object) -> set[frozenset[tuple[int, int]]]:
 @example(edits=[(1195, "0")], which="forum")  # a 09 read as 9 would print as 9
 @given(
     edits=st.lists(
-        st.tuples(st.integers(0, 10_000), st.sampled_from(list("0159AFG.-_|│─+* \n"))),
+        st.tuples(st.integers(0, 10_000), st.sampled_from(list('0159AFG.-_|│─+* \n[],"'))),
         max_size=6,
     ),
-    which=st.sampled_from(["forum", "boxed", "drawing", "hex"]),
+    which=st.sampled_from(["forum", "boxed", "drawing", "hex", "bands", "lists"]),
 )
 def test_damaged_pasted_grids_are_read_or_refused(edits: list[tuple[int, str]], which: str) -> None:
     given_line = KAGGLE[0].split(",")[0]
@@ -517,6 +518,8 @@ def test_damaged_pasted_grids_are_read_or_refused(edits: list[tuple[int, str]], 
         "boxed": boxed(given_line),
         "drawing": DRAWING,
         "hex": STYLES["chars"](written(janko_values(JANKO16[0]), HEX, ".")),
+        "bands": banded9(given_line, grouped9),
+        "lists": nested9(given_line, DUMPS["leetcode"], True),
     }
     chars = list(texts[which])
     for position, char in edits:

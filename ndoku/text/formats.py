@@ -59,6 +59,7 @@ from ndoku.text.grid import (
     Header,
     Style,
     Template,
+    padding,
     token_value,
 )
 from ndoku.text.lines import LineTable, line_field, line_table, parse_line
@@ -402,7 +403,7 @@ def _parse_block(
             if values[r, c] == EMPTY:
                 empties[token] += 1
     plain = spaced and alphabet is None and marks is None
-    pad = _padding(written, where, letters) if plain else 1
+    pad = padding(written, where, letters) if plain else 1
     template = None
     if bars or in_groups or len(rows) < len(lines):  # written back in the same frame
         spans_of = {
@@ -455,33 +456,6 @@ def _list_marks(token: str, alphabet: str | None, line: int, column: int) -> int
         )
     symbols = alphabet or DIGITS
     return list_bits(token, {ch: symbols.index(ch) + (alphabet is not None) for ch in token})
-
-
-def _padding(written: NDArray[np.object_], where: NDArray[np.int32], letters: bool) -> int:
-    """How many digits every number of a grid is written with: 1, or 2 for ``01 … 16``.
-
-    Each given must print as it was written, so a number written two ways (``09`` beside
-    ``9``, or ``12`` beside ``B``) is an error.
-    """
-    numbers = [(r, c) for (r, c), t in np.ndenumerate(written) if t.isdigit()]
-    padded = [(r, c) for r, c in numbers if len(written[r, c]) > 1 and written[r, c][0] == "0"]
-    wide = [(r, c) for r, c in numbers if len(written[r, c]) > 1]
-    if letters and wide:
-        r, c = wide[0]
-        message = (
-            f"symbols written two ways: letters (A = 10) and numbers above 9 ({written[r, c]}); "
-            "write every symbol one way"
-        )
-    elif padded and len({len(written[r, c]) for r, c in numbers}) > 1:
-        width = len(written[padded[0]])
-        r, c = next((r, c) for r, c in numbers if len(written[r, c]) != width)
-        message = (
-            f"numbers written two ways: {written[padded[0]]} with leading zeros, {written[r, c]} "
-            f"with {len(written[r, c])} digit(s); write every number with {width} digits or none"
-        )
-    else:
-        return len(written[padded[0]]) if padded else 1
-    raise ParseError(message, int(where[r, c, 0]), int(where[r, c, 1]))
 
 
 def _columns(rows: Sequence[tuple[int, str, list[Span]]]) -> list[list[int]] | None:

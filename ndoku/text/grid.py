@@ -50,6 +50,7 @@ __all__ = [
     "Style",
     "Template",
     "format_grid",
+    "padding",
     "token_value",
 ]
 
@@ -201,6 +202,33 @@ class Grid:
             self.outlines,
             self.marks if marks is None else marks,
         )
+
+
+def padding(written: NDArray[np.object_], where: NDArray[np.int32], letters: bool) -> int:
+    """How many digits every number of a grid is written with: 1, or 2 for ``01 … 16``.
+
+    Each given must print as it was written, so a number written two ways (``09`` beside
+    ``9``, or ``12`` beside ``B``) is an error.
+    """
+    numbers = [(r, c) for (r, c), t in np.ndenumerate(written) if t.isdigit()]
+    padded = [(r, c) for r, c in numbers if len(written[r, c]) > 1 and written[r, c][0] == "0"]
+    wide = [(r, c) for r, c in numbers if len(written[r, c]) > 1]
+    if letters and wide:
+        r, c = wide[0]
+        message = (
+            f"symbols written two ways: letters (A = 10) and numbers above 9 ({written[r, c]}); "
+            "write every symbol one way"
+        )
+    elif padded and len({len(written[r, c]) for r, c in numbers}) > 1:
+        width = len(written[padded[0]])
+        r, c = next((r, c) for r, c in numbers if len(written[r, c]) != width)
+        message = (
+            f"numbers written two ways: {written[padded[0]]} with leading zeros, {written[r, c]} "
+            f"with {len(written[r, c])} digit(s); write every number with {width} digits or none"
+        )
+    else:
+        return len(written[padded[0]]) if padded else 1
+    raise ParseError(message, int(where[r, c, 0]), int(where[r, c, 1]))
 
 
 def format_grid(grid: Grid, values: NDArray[np.integer] | None = None) -> str:

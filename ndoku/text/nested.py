@@ -14,7 +14,7 @@ from collections import Counter
 import numpy as np
 
 from ndoku.errors import ParseError
-from ndoku.text.grid import EMPTY, Grid, Splice, Style, token_value
+from ndoku.text.grid import EMPTY, Grid, Splice, Style, padding, token_value
 
 #: A file that starts with a list of lists, perhaps assigned to a name (``board = [[``).
 NESTED = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?\[\s*\[")
@@ -130,6 +130,7 @@ def _grid(
         letters=letters,
         empty=empties.most_common(1)[0][0] if empties else "0",
         splice=Splice(text[start:stop], tuple(spans)),
+        pad=padding(written, where, letters) if alphabet is None else 1,
     )
     return Grid(values, where, written.astype(str), style, {}, (), source, alphabet is not None)
 
