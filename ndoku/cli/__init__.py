@@ -61,8 +61,10 @@ def _exit_status(exc: NdokuError) -> int:
 def main() -> None:
     """Solve generalized sudoku: any size, any interlocked layout (Samurai, sumo, …).
 
-    A puzzle is a text grid: whitespace-separated tokens, 0 for an empty cell, '.' for a
-    cell that does not exist. Run 'ndoku COMMAND --help' for each command.
+    A puzzle is text as people write it: a grid of tokens or characters (0 or . for an empty
+    cell; in a multi-grid, '.' where no cell is), pasted with bars and rules, one line of 81
+    characters, pencil marks, a list of lists; a file of several is a batch. The answer comes
+    back in the puzzle's own shape. Run 'ndoku COMMAND --help' for each command.
     """
 
 
