@@ -290,6 +290,15 @@ def test_bands_parted_by_blank_lines_are_one_grid(run: CliRun, write: Callable[[
     assert len(read_puzzles(text=two)) == 2
 
 
+@pytest.mark.parametrize("write", [rows9, barred9], ids=lambda f: f.__name__)
+def test_rows_parted_by_blank_lines_are_one_grid(run: CliRun, write: Callable[[str], str]) -> None:
+    """A grid double-spaced (a blank line after every row, as some web pages copy)."""
+    given, answer = KAGGLE[0].split(",")
+    code, out, err = run("solve", "-", input=write(given).replace("\n", "\n\n"))
+    assert code == 0, err
+    assert out == write(answer).replace("\n", "\n\n").rstrip("\n") + "\n"
+
+
 def test_bands_of_a_16x16_in_0_to_f_are_one_grid() -> None:
     """Four bands of four lines of 16 characters: not 16 one-line 4×4 puzzles."""
     values = janko_values(JANKO16[0])

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ndoku.limits import MAX_SYMBOLS
-from ndoku.text.grid import BARS, Block
+from ndoku.text.grid import BARS, LINE_LENGTHS, Block
 from ndoku.text.marks import candidate_list
 
 #: The marks of an empty cell, which no letter map holds but for its ``.`` (no letter).
@@ -90,9 +90,10 @@ def _band_shape(block: Block) -> tuple[int, int, int] | None:
 
 def bands(blocks: Sequence[Block]) -> list[Block]:
     """The blocks of a file with the bands of a grid joined: runs of blocks alike (as many
-    lines, tokens and characters on each line), two lines or more each, that together have
-    as many lines as a line has cells (tokens or characters). The blank lines between them
-    are kept as empty lines, for the answer to show them too.
+    lines, tokens and characters on each line) that together have as many lines as a line
+    has cells (tokens or characters); blocks of one line only when a line cannot be a
+    one-line puzzle (16, 81, … characters). The blank lines between them are kept as empty
+    lines, for the answer to show them too.
 
     >>> band = Block(((1, "12 34"), (2, "34 12")))
     >>> later = Block(((4, "21 43"), (5, "43 21")))
@@ -104,10 +105,13 @@ def bands(blocks: Sequence[Block]) -> list[Block]:
     while i < len(blocks):
         end = i + 1
         shape = _band_shape(blocks[i])
-        if shape is not None and shape[0] >= 2:
+        if shape is not None:
             height, tokens, chars = shape
             for side in sorted({tokens, chars}):
                 k = side // height
+                # Rows parted by blank lines, unless a row could be a one-line puzzle.
+                if height == 1 and side in LINE_LENGTHS:
+                    continue
                 if height < side <= MAX_SYMBOLS and side == k * height and i + k <= len(blocks):
                     # Numbers may differ in width from line to line; characters must not.
                     wanted = (height, tokens, chars) if side != tokens else (height, tokens)
