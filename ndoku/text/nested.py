@@ -8,6 +8,7 @@ empty cells. The answer is the same text with each cell's item replaced (quotes 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 
@@ -45,10 +46,13 @@ def read_nested(text: str, source: str, alphabet: str | None) -> list[Grid]:
     [[1, 0], [0, 2]]
     """
     boards = _boards(text)
+    starts = _line_starts(text)
     if len(boards) == 1:  # the answer is the whole text: ``board = `` and all
         [rows] = boards.values()
-        return [_grid(text, 0, len(text), rows, source, alphabet)]
-    return [_grid(text, a, b + 1, rows, source, alphabet) for (a, b), rows in boards.items()]
+        return [_grid(text, starts, 0, len(text), rows, source, alphabet)]
+    return [
+        _grid(text, starts, a, b + 1, rows, source, alphabet) for (a, b), rows in boards.items()
+    ]
 
 
 def _boards(text: str) -> dict[tuple[int, int], list[list[Item]]]:
@@ -95,9 +99,16 @@ def _boards(text: str) -> dict[tuple[int, int], list[list[Item]]]:
 
 
 def _grid(
-    text: str, start: int, stop: int, rows: list[list[Item]], source: str, alphabet: str | None
+    text: str,
+    starts: list[int],
+    start: int,
+    stop: int,
+    rows: list[list[Item]],
+    source: str,
+    alphabet: str | None,
 ) -> Grid:
-    """One grid from its rows; its answer is written into ``text[start:stop]``."""
+    """One grid from its rows; its answer is written into ``text[start:stop]``; ``starts``:
+    where each line of ``text`` starts."""
     width = len(rows[0])
     values = np.zeros((len(rows), width), dtype=np.int32)
     where = np.zeros((len(rows), width, 2), dtype=np.int32)
@@ -109,17 +120,20 @@ def _grid(
         if len(row) != width:
             items = f"{len(row)} item{'s' * (len(row) != 1)}"
             at = row[-1][1] if row else start
-            raise _error(text, at, f"ragged row: {items}, expected {width} like the first")
+            raise ParseError(
+                f"ragged row: {items}, expected {width} like the first", *_place(starts, at)
+            )
         for c, (item, begin, end) in enumerate(row):
-            line, column = _place(text, begin)
+            line, column = _place(starts, begin)
             where[r, c] = (line, column)
             spans.append((r, c, begin - start, end - start))
             token = item.strip()
-            # null and the like are written "." (the empty mark every grid reader knows)
-            written[r, c] = "." if token in _NOTHING else item
             if token in _NOTHING:
+                # written "." (the empty mark every grid reader knows), not null and the like
+                written[r, c] = "."
                 values[r, c] = EMPTY
             else:
+                written[r, c] = item
                 values[r, c], letter = token_value(token, alphabet, line, column, True)
                 letters |= letter
             if values[r, c] == EMPTY:
@@ -135,11 +149,16 @@ def _grid(
     return Grid(values, where, written.astype(str), style, {}, (), source, alphabet is not None)
 
 
-def _place(text: str, at: int) -> tuple[int, int]:
-    """Line and column (1-based) of offset ``at``."""
-    line = text.count("\n", 0, at) + 1
-    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+def _line_starts(text: str) -> list[int]:
+    """The offset where each line of ``text`` starts."""
+    return [0, *(m.end() for m in re.finditer("\n", text))]
+
+
+def _place(starts: list[int], at: int) -> tuple[int, int]:
+    """Line and column (1-based) of offset ``at``, given where the lines start."""
+    line = bisect.bisect_right(starts, at)
+    return line, at - starts[line - 1] + 1
 
 
 def _error(text: str, at: int, message: str) -> ParseError:
-    return ParseError(message, *_place(text, at))
+    return ParseError(message, *_place(_line_starts(text), at))
