@@ -32,7 +32,7 @@ Locked = tuple[IntArray, NDArray[np.int64], NDArray[np.uint64]]
 #: values a probe pass implied, the probes' history, a pass's two-way choices (cells,
 #: values, order keys), and the change stamps of the units a probe narrows (on its copy of
 #: the state: kept apart from ``Scratch``'s, which say what matching and locked candidates
-#: must look at again in the search's own states).
+#: must look at again in the search's own states), and the spare room of the keys' sort.
 Probing = tuple[
     IntArray,
     NDArray[np.uint64],
@@ -41,6 +41,7 @@ Probing = tuple[
     IntArray,
     IntArray,
     NDArray[np.uint64],
+    NDArray[np.int64],
     NDArray[np.int64],
     NDArray[np.int64],
 ]
@@ -196,6 +197,7 @@ class WorkArrays:
                 np.zeros(2 * choices, dtype=np.uint64),
                 np.zeros(choices, dtype=np.int64),
                 np.zeros(n_units, dtype=np.int64),
+                np.zeros(choices + 256, dtype=np.int64),
             )
 
     def compiling(self, kernel: Any) -> tuple[str, float, Any]:
