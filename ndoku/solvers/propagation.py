@@ -114,10 +114,10 @@ def _drop(
             slot = u * size + v
             left = counts[slot] - 1
             counts[slot] = left
-            if left == 1:
-                hidden[n_hidden] = slot
-                n_hidden += 1
-            elif left == 0:
+            # Queued without a branch: whether a count falls to one is anyone's guess.
+            hidden[n_hidden] = slot
+            n_hidden += left == 1
+            if left == 0:
                 _weigh(u, net, weights)
                 return -1
     return n_hidden
@@ -445,15 +445,16 @@ def matching(
             checked[u] = now + 1
             n = 0
             fixed = _ZERO
+            # Free cells listed and fixed values gathered without branches (which cells are
+            # fixed is anyone's guess).
             for k in range(unit_ptr[u], unit_ptr[u + 1]):
                 c = unit_cells[k]
                 m = cand[c]
-                if m & (m - _ONE):
-                    ints[4 * size + n] = c
-                    masks[n] = m
-                    n += 1
-                else:
-                    fixed |= m
+                free_cell = m & (m - _ONE) != _ZERO
+                ints[4 * size + n] = c
+                masks[n] = m
+                n += free_cell
+                fixed |= m & (np.uint64(free_cell) - _ONE)
             if n < 2:
                 continue
             for i in range(n):

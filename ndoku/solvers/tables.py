@@ -172,7 +172,9 @@ class WorkArrays:
         choices = cells + topology.n_slots
         self.scratch: Scratch = (
             np.zeros(cells, dtype=np.int32),
-            np.zeros(max(topology.n_slots, 1), dtype=np.int32),
+            # A spare place: :func:`_drop` writes the next entry before it knows whether it
+            # counts.
+            np.zeros(topology.n_slots + 1, dtype=np.int32),
             np.zeros(cells, dtype=np.int32),
             np.zeros(n_units, dtype=np.int64),
             np.zeros(1, dtype=np.int64),
