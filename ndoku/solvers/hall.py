@@ -70,6 +70,25 @@ def hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
             if x == i:
                 break
             v = before
+    # Most often (24 calls in 25 on 25×25) every row reaches every other, and no edge goes:
+    # seen from row 0, forward by the values reached (a row is reached when its matched value
+    # is), backward by the values of the rows that reach it, in rounds over all rows, with
+    # no branch on the data.
+    forward = masks[0]
+    backward = _ONE << np.uint64(ints[0])
+    while True:
+        was_forward = forward
+        was_backward = backward
+        for i in range(n):
+            v = np.uint64(ints[i])
+            forward |= masks[i] & (_ZERO - ((forward >> v) & _ONE))
+            backward |= np.uint64((masks[i] & backward) != _ZERO) << v
+        if forward == was_forward and backward == was_backward:
+            break
+    if forward == used and backward == used:
+        for i in range(n):
+            masks[size + i] = _ZERO
+        return True
     # masks[size + i]: the rows i can push; masks[2 * size + i]: the rows that can push i.
     for i in range(n):
         masks[2 * size + i] = _ZERO
