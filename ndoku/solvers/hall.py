@@ -15,12 +15,13 @@ _ZERO = np.uint64(0)
 
 
 @kernel(inline="always")
-def hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
+def hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> int:
     """The edges of a bipartite graph that no perfect matching uses.
 
-    Rows ``0 .. n-1`` have the column bitsets ``masks[:n]``. On return ``masks[size + i]``
-    holds the columns of row i that no perfect matching pairs it with; False when there is
-    no perfect matching at all. Given one matching, row i may take the column of row j only
+    Rows ``0 .. n-1`` have the column bitsets ``masks[:n]``. Returns -1 when there is no
+    perfect matching at all, 0 when every edge is in one, else 1 and ``masks[size + i]``
+    holds the columns of row i that no perfect matching pairs it with (the rest of
+    ``masks`` is scratch). Given one matching, row i may take the column of row j only
     if j can move on, along matched pairs, back to i's column: j must reach i in the graph
     *i → j when i can take j's column* (i and j in one strongly connected component).
     ``ints``: matched column per row, row per column, search queue, parent per column.
@@ -59,7 +60,7 @@ def hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
                 ints[2 * size + tail] = ints[size + v]
                 tail += 1
         if free_v < 0:
-            return False
+            return -1
         used |= _ONE << np.uint64(free_v)
         v = free_v
         while True:
@@ -86,9 +87,7 @@ def hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
         if forward == was_forward and backward == was_backward:
             break
     if forward == used and backward == used:
-        for i in range(n):
-            masks[size + i] = _ZERO
-        return True
+        return 0
     # masks[size + i]: the rows i can push; masks[2 * size + i]: the rows that can push i.
     for i in range(n):
         masks[2 * size + i] = _ZERO
@@ -125,6 +124,7 @@ def hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
             i = lowest(rest)
             rest &= rest - _ONE
             masks[i] = component
+    removed = _ZERO
     for i in range(n):
         o = masks[size + i] & ~masks[i]
         bad = _ZERO
@@ -133,4 +133,5 @@ def hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> bool:
             o &= o - _ONE
             bad |= _ONE << np.uint64(ints[j])
         masks[size + i] = bad
-    return True
+        removed |= bad
+    return int(removed != _ZERO)

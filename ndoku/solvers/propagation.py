@@ -459,10 +459,11 @@ def matching(
                 continue
             for i in range(n):
                 masks[i] &= ~fixed
-            if not hall(n, masks, ints, size):
+            pruned = hall(n, masks, ints, size)
+            if pruned < 0:
                 _weigh(u, net, scratch[2])
                 return -1
-            for i in range(n):
+            for i in range(n if pruned else 0):
                 bad = masks[size + i]
                 c = ints[4 * size + i]
                 if bad == _ZERO or cand[c] & bad == _ZERO:
