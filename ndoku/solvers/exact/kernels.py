@@ -73,6 +73,15 @@ def _branch(cand: NDArray[np.uint64], weights: IntArray) -> tuple[int, np.uint64
     return best, m & (~m + _ONE)
 
 
+@kernel(inline="always")
+def key_shift(keys: NDArray[np.int64]) -> np.uint64:
+    """Bits a choice's number takes in its key: enough for any number below ``len(keys)``."""
+    shift = 1
+    while (1 << shift) < len(keys):
+        shift += 1
+    return np.uint64(shift)
+
+
 @kernel()
 def _two_way_choices(
     cand: NDArray[np.uint64],
@@ -85,43 +94,45 @@ def _two_way_choices(
 
     Choice ``i`` is ``cell sides[2i] = value values[2i]`` or ``cell sides[2i + 1] = value
     values[2i + 1]``: the two candidates of a cell, or the two places of a value in a unit.
-    Its key orders the probes: minus the product of (1 + history) of its sides, times
-    ``len(keys)``, plus ``i``; sorted, the keys list the strongest choices first, ties in
-    list order, and ``key % len(keys)`` is the choice.
+    Its key orders the probes: minus the product of (1 + history) of its sides, shifted left
+    by :func:`key_shift`, plus ``i``; sorted, the keys list the strongest choices first,
+    ties in list order, and the key's low bits are the choice. Cells and (unit, value)
+    counts are looked at without branching on them (which are two-way is anyone's guess).
     """
     history, sides, values, keys = probing[4:8]
-    n_cells = len(cand)
     n = 0
-    for x in range(n_cells + len(counts)):
-        if x < n_cells:
-            m = cand[x]
-            if popcount(m) != 2:
-                continue
-            c1 = c2 = x
-            a = m & (~m + _ONE)
-            b = m ^ a
-        else:
-            slot = x - n_cells
-            if counts[slot] != 2:
-                continue
-            u = slot // size
-            a = b = _ONE << np.uint64(slot - u * size)
-            c1 = c2 = -1
-            for k in range(net[0][u], net[0][u + 1]):
-                c = net[1][k]
-                if cand[c] & a:
-                    if c1 >= 0:
-                        c2 = c
-                        break
-                    c1 = c
+    for x in range(len(cand)):
+        m = cand[x]
+        a = m & (~m + _ONE)
+        sides[2 * n] = x
+        sides[2 * n + 1] = x
+        values[2 * n] = a
+        values[2 * n + 1] = m ^ a
+        n += popcount(m) == 2
+    for slot in range(len(counts)):
+        if counts[slot] != 2:
+            continue
+        u = slot // size
+        a = _ONE << np.uint64(slot - u * size)
+        c1 = c2 = -1
+        for k in range(net[0][u], net[0][u + 1]):
+            c = net[1][k]
+            if cand[c] & a:
+                if c1 >= 0:
+                    c2 = c
+                    break
+                c1 = c
         sides[2 * n] = c1
         sides[2 * n + 1] = c2
         values[2 * n] = a
-        values[2 * n + 1] = b
-        strength_a = 1 + np.int64(history[c1 * size + lowest(a)])
-        strength = strength_a * (1 + np.int64(history[c2 * size + lowest(b)]))
-        keys[n] = -strength * len(keys) + n
+        values[2 * n + 1] = a
         n += 1
+    shift = key_shift(keys)
+    for i in range(n):
+        strength_a = 1 + np.int64(history[sides[2 * i] * size + lowest(values[2 * i])])
+        side_b = sides[2 * i + 1] * size + lowest(values[2 * i + 1])
+        strength = strength_a * (1 + np.int64(history[side_b]))
+        keys[i] = (-strength << shift) + i
     return n
 
 
@@ -243,10 +254,11 @@ def _probe(
     best_score = -1
     before = _tally(cand)
     n = _two_way_choices(cand, counts, net, probing, size)
+    mask = (1 << np.int64(key_shift(keys))) - 1
     sort(keys, n, spare)
     excluded = False
     for j in range(n):
-        i = keys[j] % len(keys)
+        i = keys[j] & mask
         c1 = sides[2 * i]
         c2 = sides[2 * i + 1]
         a = values[2 * i]
