@@ -175,20 +175,19 @@ def settle(
             free -= 1
             bit = cand[c]
             v = lowest(bit)
-            # Every peer loses the value in one loop without branches; those that held it
-            # are listed for the bookkeeping.
+            # The peers that hold the value are listed in one loop without branches (and
+            # without writing to the others), then lose it one by one.
             for i in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
                 counts[cell_units[i] * size + v] = -1
             hit = 0
             for i in range(peer_ptr[c], peer_ptr[c + 1]):
                 p = peers[i]
-                m = cand[p]
                 touched[hit] = p
-                hit += (m & bit) != _ZERO
-                cand[p] = m & ~bit
+                hit += (cand[p] & bit) != _ZERO
             for i in range(hit):
                 p = touched[i]
-                m = cand[p]
+                m = cand[p] & ~bit
+                cand[p] = m
                 if m == _ZERO:
                     _blame(p, net, weights)
                     return -1
