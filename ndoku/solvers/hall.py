@@ -71,10 +71,10 @@ def hall(n: int, masks: NDArray[np.uint64], ints: IntArray, size: int) -> int:
             if x == i:
                 break
             v = before
-    # Most often (24 calls in 25 on 25×25) every row reaches every other, and no edge goes:
-    # seen from row 0, forward by the values reached (a row is reached when its matched value
-    # is), backward by the values of the rows that reach it, in rounds over all rows, with
-    # no branch on the data.
+    # Most often (four calls in five on 25×25) every row reaches every other, so no edge
+    # goes. That is seen from row 0: forward by the values reached (a row is reached when its
+    # matched value is), backward by the values of the rows that reach it, in rounds over
+    # all rows, with no branch on the data.
     forward = masks[0]
     backward = _ONE << np.uint64(ints[0])
     while True:

@@ -172,7 +172,7 @@ class WorkArrays:
         choices = cells + topology.n_slots
         self.scratch: Scratch = (
             np.zeros(cells, dtype=np.int32),
-            # A spare place: :func:`_drop` writes the next entry before it knows whether it
+            # A spare place: propagation writes the next entry before it knows whether it
             # counts.
             np.zeros(topology.n_slots + 1, dtype=np.int32),
             np.zeros(cells, dtype=np.int32),

@@ -96,8 +96,9 @@ def _two_way_choices(
     values[2i + 1]``: the two candidates of a cell, or the two places of a value in a unit.
     Its key orders the probes: minus the product of (1 + history) of its sides, shifted left
     by :func:`key_shift`, plus ``i``; sorted, the keys list the strongest choices first,
-    ties in list order, and the key's low bits are the choice. Cells and (unit, value)
-    counts are looked at without branching on them (which are two-way is anyone's guess).
+    ties in list order, and the key's low bits are the choice. Cells are looked at without
+    branching on their candidates (which have two is anyone's guess; counts of two are rare
+    enough to branch on).
     """
     history, sides, values, keys = probing[4:8]
     n = 0
@@ -147,7 +148,7 @@ def sort(keys: NDArray[np.int64], n: int, spare: NDArray[np.int64]) -> None:
 
     Least significant digit first (a byte a pass, skipping bytes that all keys share), each
     pass stable: no comparison branches, which a pass's keys mispredict (a heapsort took a
-    twentieth of a 25×25's time).
+    fifteenth of a 25×25's time).
     """
     same = _ZERO - _ONE
     seen = _ZERO
