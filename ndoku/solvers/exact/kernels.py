@@ -89,13 +89,14 @@ def _two_way_choices(
     net: tuple[IntArray, ...],
     probing: Probing,
     size: int,
+    shift: np.uint64,
 ) -> int:
     """List the two-way choices of a state; their number.
 
     Choice ``i`` is ``cell sides[2i] = value values[2i]`` or ``cell sides[2i + 1] = value
     values[2i + 1]``: the two candidates of a cell, or the two places of a value in a unit.
     Its key orders the probes: minus the product of (1 + history) of its sides, shifted left
-    by :func:`key_shift`, plus ``i``; sorted, the keys list the strongest choices first,
+    by ``shift`` (:func:`key_shift`), plus ``i``; sorted, the keys list the strongest choices first,
     ties in list order, and the key's low bits are the choice. Cells are looked at without
     branching on their candidates (which have two is anyone's guess; counts of two are rare
     enough to branch on).
@@ -128,7 +129,6 @@ def _two_way_choices(
         values[2 * n] = a
         values[2 * n + 1] = a
         n += 1
-    shift = key_shift(keys)
     for i in range(n):
         strength_a = 1 + np.int64(history[sides[2 * i] * size + lowest(values[2 * i])])
         side_b = sides[2 * i + 1] * size + lowest(values[2 * i + 1])
@@ -137,8 +137,7 @@ def _two_way_choices(
     return n
 
 
-#: Bits of a key :func:`sort` places per pass.
-_DIGIT = 8
+_BYTE = np.uint64(255)
 _SIGN = np.uint64(1 << 63)
 
 
@@ -161,13 +160,13 @@ def sort(keys: NDArray[np.int64], n: int, spare: NDArray[np.int64]) -> None:
     source = keys
     target = spare
     flipped = False
-    for shift in range(0, 64, _DIGIT):
+    for shift in range(0, 64, 8):
         s = np.uint64(shift)
-        if (varies >> s) & np.uint64(255) == _ZERO:
+        if (varies >> s) & _BYTE == _ZERO:
             continue
         buckets[:] = 0
         for i in range(n):
-            buckets[((np.uint64(source[i]) ^ _SIGN) >> s) & np.uint64(255)] += 1
+            buckets[((np.uint64(source[i]) ^ _SIGN) >> s) & _BYTE] += 1
         total = 0
         for b in range(256):
             count = buckets[b]
@@ -175,7 +174,7 @@ def sort(keys: NDArray[np.int64], n: int, spare: NDArray[np.int64]) -> None:
             total += count
         for i in range(n):
             k = source[i]
-            digit = ((np.uint64(k) ^ _SIGN) >> s) & np.uint64(255)
+            digit = ((np.uint64(k) ^ _SIGN) >> s) & _BYTE
             target[buckets[digit]] = k
             buckets[digit] += 1
         source, target = target, source
@@ -254,8 +253,9 @@ def _probe(
     best_bit = _ZERO
     best_score = -1
     before = _tally(cand)
-    n = _two_way_choices(cand, counts, net, probing, size)
-    mask = (1 << np.int64(key_shift(keys))) - 1
+    shift = key_shift(keys)
+    n = _two_way_choices(cand, counts, net, probing, size, shift)
+    mask = (1 << np.int64(shift)) - 1
     sort(keys, n, spare)
     excluded = False
     for j in range(n):
