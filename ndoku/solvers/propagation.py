@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from ndoku.jit import compile_notice, kernel
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.bits import lowest
+from ndoku.solvers.bits import idx, lowest
 from ndoku.solvers.hall import hall
 from ndoku.solvers.tables import (
     IntArray,
@@ -109,13 +109,13 @@ def _drop(
         v = lowest(m)
         m &= m - _ONE
         for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
-            u = cell_units[k]
-            marks[u] = stamp
+            u = cell_units[idx(k)]
+            marks[idx(u)] = stamp
             slot = u * size + v
-            left = counts[slot] - 1
-            counts[slot] = left
+            left = counts[idx(slot)] - 1
+            counts[idx(slot)] = left
             # Queued without a branch: whether a count falls to one is anyone's guess.
-            hidden[n_hidden] = slot
+            hidden[idx(n_hidden)] = slot
             n_hidden += left == 1
             if left == 0:
                 _weigh(u, net, weights)
@@ -170,24 +170,24 @@ def settle(
     hidden_head = 0
     while True:
         if head < pending:
-            c = queue[head]
+            c = queue[idx(head)]
             head += 1
             free -= 1
-            bit = cand[c]
+            bit = cand[idx(c)]
             v = lowest(bit)
             # The peers that hold the value are listed in one loop without branches (and
             # without writing to the others), then lose it one by one.
             for i in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
-                counts[cell_units[i] * size + v] = -1
+                counts[idx(cell_units[idx(i)] * size + v)] = -1
             hit = 0
             for i in range(peer_ptr[c], peer_ptr[c + 1]):
-                p = peers[i]
-                touched[hit] = p
-                hit += (cand[p] & bit) != _ZERO
+                p = peers[idx(i)]
+                touched[idx(hit)] = p
+                hit += (cand[idx(p)] & bit) != _ZERO
             for i in range(hit):
-                p = touched[i]
-                m = cand[p] & ~bit
-                cand[p] = m
+                p = touched[idx(i)]
+                m = cand[idx(p)] & ~bit
+                cand[idx(p)] = m
                 if m == _ZERO:
                     _blame(p, net, weights)
                     return -1
@@ -195,18 +195,18 @@ def settle(
                 if n_hidden < 0:
                     return -1
                 if m & (m - _ONE) == _ZERO:
-                    queue[pending] = p
+                    queue[idx(pending)] = p
                     pending += 1
         elif hidden_head < n_hidden:
-            slot = hidden[hidden_head]
+            slot = hidden[idx(hidden_head)]
             hidden_head += 1
-            if counts[slot] != 1:
+            if counts[idx(slot)] != 1:
                 continue  # the value got fixed in the unit meanwhile
             u = slot // size
             bit = _ONE << np.uint64(slot - u * size)
             for k in range(unit_ptr[u], unit_ptr[u + 1]):
-                c = unit_cells[k]
-                m = cand[c]
+                c = unit_cells[idx(k)]
+                m = cand[idx(c)]
                 if m & bit:
                     if m != bit:
                         n_hidden = _drop(cand, counts, n_hidden, c, m ^ bit, net, scratch, size)
@@ -254,47 +254,47 @@ def _locked(
     pos = 0
     g = 0
     while pos < len(program):
-        end = pos + program[pos + 1]
-        if marks[program[pos]] < seen[g]:
+        end = pos + program[idx(pos + 1)]
+        if marks[idx(program[idx(pos)])] < seen[idx(g)]:
             pos = end
             g += 1
             continue
-        seen[g] = now + 1
+        seen[idx(g)] = now + 1
         g += 1
         q = pos + 2
         once = _ZERO
         fixed = _ZERO
-        for k in range(q + 1, q + 1 + program[q]):
-            m = cand[program[k]]
+        for k in range(q + 1, q + 1 + program[idx(q)]):
+            m = cand[idx(program[idx(k)])]
             once |= m
             fixed |= m & (_ZERO - np.uint64(m & (m - _ONE) == _ZERO))
         twice = _ZERO
-        q += 1 + program[q]
+        q += 1 + program[idx(q)]
         pieces = q + 1
         q = pieces
-        for piece in range(program[pieces - 1]):
+        for piece in range(program[idx(pieces - 1)]):
             mask = _ZERO
-            for k in range(q + 1, q + 1 + program[q]):
-                m = cand[program[k]]
+            for k in range(q + 1, q + 1 + program[idx(q)]):
+                m = cand[idx(program[idx(k)])]
                 mask |= m
                 fixed |= m & (_ZERO - np.uint64(m & (m - _ONE) == _ZERO))
-            ors[piece] = mask
+            ors[idx(piece)] = mask
             twice |= once & mask
             once |= mask
-            q += 1 + program[q]
+            q += 1 + program[idx(q)]
         alone = once & ~twice & ~fixed
         if alone == _ZERO:
             pos = end
             continue
-        base = program[pos] * size
-        for piece in range(program[pieces - 1]):
-            mask = ors[piece] & alone
-            partners = program[q]
+        base = program[idx(pos)] * size
+        for piece in range(program[idx(pieces - 1)]):
+            mask = ors[idx(piece)] & alone
+            partners = program[idx(q)]
             q += 1
             for _ in range(partners):
-                other = program[q] * size
+                other = program[idx(q)] * size
                 first = q + 2
-                q = first + program[q + 1]
+                q = first + program[idx(q + 1)]
                 # Values still in B outside the piece: B holds more of them than A, whose
                 # places all lie in the piece.
                 need = _ZERO
@@ -302,16 +302,16 @@ def _locked(
                 while rest != _ZERO:
                     v = lowest(rest)
                     rest &= rest - _ONE
-                    if counts[other + v] > counts[base + v]:
+                    if counts[idx(other + v)] > counts[idx(base + v)]:
                         need |= _ONE << np.uint64(v)
                 if need == _ZERO:
                     continue
                 for k in range(first, q):
-                    c = program[k]
-                    m = cand[c] & need
+                    c = program[idx(k)]
+                    m = cand[idx(c)] & need
                     if m == _ZERO:
                         continue
-                    left = cand[c] ^ m
+                    left = cand[idx(c)] ^ m
                     if left == _ZERO:
                         _blame(c, net, scratch[2])
                         return pending, -1, True
@@ -320,7 +320,7 @@ def _locked(
                     if n_hidden < 0:
                         return pending, -1, True
                     if left & (left - _ONE) == _ZERO:
-                        queue[pending] = c
+                        queue[idx(pending)] = c
                         pending += 1
         pos = end
     return pending, n_hidden, found
@@ -439,41 +439,41 @@ def matching(
         now = clock[0]
         clock[0] = now + 1
         for u in range(len(unit_ptr) - 1):
-            if marks[u] < checked[u]:
+            if marks[idx(u)] < checked[idx(u)]:
                 continue
-            checked[u] = now + 1
+            checked[idx(u)] = now + 1
             n = 0
             fixed = _ZERO
             # Free cells listed and fixed values gathered without branches (which cells are
             # fixed is anyone's guess).
             for k in range(unit_ptr[u], unit_ptr[u + 1]):
-                c = unit_cells[k]
-                m = cand[c]
+                c = unit_cells[idx(k)]
+                m = cand[idx(c)]
                 free_cell = m & (m - _ONE) != _ZERO
-                ints[4 * size + n] = c
-                masks[n] = m
+                ints[idx(4 * size + n)] = c
+                masks[idx(n)] = m
                 n += free_cell
                 fixed |= m & (np.uint64(free_cell) - _ONE)
             if n < 2:
                 continue
             for i in range(n):
-                masks[i] &= ~fixed
+                masks[idx(i)] &= ~fixed
             pruned = hall(n, masks, ints, size)
             if pruned < 0:
                 _weigh(u, net, scratch[2])
                 return -1
             for i in range(n if pruned else 0):
-                bad = masks[size + i]
-                c = ints[4 * size + i]
-                if bad == _ZERO or cand[c] & bad == _ZERO:
+                bad = masks[idx(size + i)]
+                c = ints[idx(4 * size + i)]
+                if bad == _ZERO or cand[idx(c)] & bad == _ZERO:
                     continue
                 found = True
-                n_hidden = _drop(cand, counts, n_hidden, c, cand[c] & bad, net, scratch, size)
+                n_hidden = _drop(cand, counts, n_hidden, c, cand[idx(c)] & bad, net, scratch, size)
                 if n_hidden < 0:
                     return -1
-                left = cand[c]
+                left = cand[idx(c)]
                 if left & (left - _ONE) == _ZERO:
-                    queue[pending] = c
+                    queue[idx(pending)] = c
                     pending += 1
         if found:
             free = settle(cand, counts, pending, n_hidden, free, net, locked, scratch, size)
