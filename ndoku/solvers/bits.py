@@ -1,5 +1,5 @@
-"""Bit and array helpers every kernel shares: set bits of a mask, its lowest bit, a copy loop,
-two arrays joined."""
+"""Bit and array helpers every kernel shares: set bits of a mask, its lowest bit, an unsigned
+index, a copy loop, two arrays joined."""
 
 from __future__ import annotations
 
@@ -36,9 +36,10 @@ def lowest(typingctx, mask):  # type: ignore[no-untyped-def]
     return types.int64(types.uint64), codegen
 
 
-#: ``array[idx(i)]``: ``i`` as an unsigned index. numba lets a signed index count from the
-#: end when negative, a compare and select at every access (in the hottest loops, a tenth of
-#: a 25×25 search); an unsigned one it uses as it is. Only for indices known not negative.
+#: ``array[idx(i)]``: ``i`` as an unsigned index. numba lets a negative signed index count
+#: from the end, a compare and select at every access that LLVM keeps when the index was read
+#: from an array (a cell's peers); an unsigned one it uses as it is: a quarter of a 25×25
+#: search's time, in propagation's loops. Only for indices that are never negative.
 idx = np.uint64
 
 
