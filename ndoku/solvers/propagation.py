@@ -69,6 +69,10 @@ _int: Any = np.int64
 # ``_int(0)`` is an int64 0 that is no literal. A kernel marked ``inline="always"`` is copied
 # into each caller and compiled there again, so only small ones are (and ``settle``, the
 # largest, only into the search loop and matching).
+#
+# The hot loops index through ``idx`` (:data:`ndoku.solvers.bits.idx`): unsigned, so that
+# numba does not test each index for a negative value; every such index is a cell, unit,
+# slot or queue position, never negative.
 
 
 @kernel(inline="always")
