@@ -7,7 +7,7 @@ cap per run (their published setting), prints the table of solved runs and media
 size and fill, draws :data:`FIGURE`, and checks the goals: ``hybrid`` and ``tempering`` solve
 every instance, each within 1 s, with a median no slower than the ant colony's (about
 0.5 ms). ``python -m benchmarks.bench_acs [--methods M,M] [--instances K] [--sizes 9,25]``
-runs a part (the first K instances of each size and fill).
+runs a part (the first K instances of each size and fill; no figure).
 
 A run's seconds are the wall time of the whole :func:`ndoku.tasks.solve.solve` call
 (pruning, hybrid's search, the start fill, the chain and the verification of the answer;
