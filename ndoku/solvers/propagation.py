@@ -466,7 +466,9 @@ def matching(
             if pruned < 0:
                 _weigh(u, net, scratch[2])
                 return -1
-            for i in range(n if pruned else 0):
+            if pruned == 0:
+                continue
+            for i in range(n):
                 bad = masks[idx(size + i)]
                 c = ints[idx(4 * size + i)]
                 if bad == _ZERO or cand[idx(c)] & bad == _ZERO:
