@@ -10,17 +10,18 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # One stamp per set of extras, so `make test` after `make demo` adds only the test tools.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
-# The benchmarks draw (print) and run a local Dask cluster (dask).
-$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[print,dask]'
+# The benchmarks draw pictures (print) and figures (plot) and run a local Dask cluster (dask).
+# The stamps hang on the Makefile too: a new extra here reaches a venv made before it.
+$(VENV)/.installed-bench: pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[print,plot,dask]'
 	@touch $@
 
 demo: $(VENV)/.installed
