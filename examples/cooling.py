@@ -8,14 +8,18 @@ Euler puzzles, one run each, k counted in sweeps (one sweep = as many proposals 
 cells), each run capped at MAX_PROPOSALS.
 
     python examples/cooling.py               # writes examples/figures/cooling_{t0,alpha}.png
+
+Needs the plot extra (matplotlib: ``pip install -e '.[plot]'`` in ndoku's clone).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from _extras import run_script
+
 from ndoku.model.puzzle import read_puzzles
-from ndoku.tasks.plot import plot_scan
+from ndoku.tasks.plot import plot_scan, pyplot
 from ndoku.tasks.solve import Options
 from ndoku.tasks.tune import scan, settings_of, summarize, table
 from ndoku.text.numbers import parse_numbers
@@ -29,6 +33,7 @@ T0 = 0.5
 
 
 def main() -> None:
+    pyplot()  # matplotlib before the scans: without it, stop at once
     data = HERE / "data"
     puzzles = read_puzzles(data / "kaggle50.txt") + read_puzzles(data / "euler50.txt")
     base = Options(moves="row", max_proposals=MAX_PROPOSALS, timeout=10.0)
@@ -49,4 +54,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -3,6 +3,8 @@ a page of a puzzle book, drawn by ndoku.picture and rasterised with Pillow (the 
 
     python examples/pictures.py              # writes examples/figures/picture_*.png
 
+Needs the print extra (Pillow and ReportLab: ``pip install -e '.[print]'`` in ndoku's clone).
+
 Every puzzle is in the repository or generated from a fixed seed (a rating that hits its
 timeout says so in the book's header, so that line may differ on a slower machine).
 """
@@ -12,8 +14,11 @@ from __future__ import annotations
 from itertools import islice
 from pathlib import Path
 
+from _extras import run_script
+
 from ndoku import generate, layout_puzzle, read_puzzles, solve
 from ndoku.picture.drawing import picture
+from ndoku.picture.needs import require
 from ndoku.picture.raster import to_png
 from ndoku.picture.scene import Scene
 from ndoku.tasks.explain import explain
@@ -69,6 +74,7 @@ def book_page() -> Scene:
 
 
 def main() -> None:
+    require("png")  # Pillow and ReportLab before the solving: without them, stop at once
     FIGURES.mkdir(exist_ok=True)
     for name, draw, scale in (
         ("samurai", samurai, SCALE),
@@ -83,4 +89,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -2,6 +2,8 @@
 
     python examples/samurai_traces.py        # writes examples/figures/samurai_traces.png
 
+Needs the plot extra (matplotlib: ``pip install -e '.[plot]'`` in ndoku's clone).
+
 The same figure from the command line:
     ndoku solve examples/samurai.txt --method metropolis --runs 5 --plot energy.png
 """
@@ -10,14 +12,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from _extras import run_script
+
 from ndoku.model.puzzle import read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
-from ndoku.tasks.plot import LabelledTrace, plot_traces
+from ndoku.tasks.plot import LabelledTrace, plot_traces, pyplot
 
 HERE = Path(__file__).parent
 
 
 def main() -> None:
+    pyplot()  # matplotlib before the runs: without it, stop at once
     [puzzle] = read_puzzles(HERE / "samurai.txt")
     traces = []
     for seed in range(5):
@@ -31,4 +36,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

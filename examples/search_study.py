@@ -19,6 +19,8 @@ and how many were solved when not all. The last column is ndoku's default run, u
 proved: its median (and longest) time per puzzle. Each answer is verified.
 
     python examples/search_study.py    # examples/figures/search_study.{md,png}, about a minute
+
+Needs the plot extra (matplotlib: ``pip install -e '.[plot]'`` in ndoku's clone).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from _extras import run_script
 
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains import ChainResult
@@ -139,6 +143,7 @@ def run(puzzle: Puzzle, method: str, propagation: str, branching: str) -> tuple[
 
 
 def main() -> None:
+    pyplot()  # matplotlib before the searches: without it, stop at once
     rows = []
     for size, level, name in LEVELS:
         puzzles = puzzles_of(DATA / name)
@@ -216,5 +221,5 @@ def plot(rows: list[Row], path: Path) -> None:
 
 if __name__ == "__main__":
     start = time.perf_counter()
-    main()
+    run_script(main)
     print(f"{time.perf_counter() - start:.0f} s")

@@ -6,6 +6,8 @@ puzzles, two runs each per temperature.
 
     python examples/temperature_scan.py     # writes examples/figures/scan_{single,box}.png
 
+Needs the plot extra (matplotlib: ``pip install -e '.[plot]'`` in ndoku's clone).
+
 The same from the command line:
     ndoku tune examples/data/euler50.txt --moves single --temperatures 0.2:0.6:0.05 --runs 2
 """
@@ -14,8 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from _extras import run_script
+
 from ndoku.model.puzzle import read_puzzles
-from ndoku.tasks.plot import plot_scan
+from ndoku.tasks.plot import plot_scan, pyplot
 from ndoku.tasks.solve import Options
 from ndoku.tasks.tune import fit_line, fit_minimum, scan, settings_of, summarize, table
 from ndoku.text.numbers import parse_numbers
@@ -28,6 +32,7 @@ MAX_PROPOSALS = 20_000_000
 
 
 def main() -> None:
+    pyplot()  # matplotlib before the scans: without it, stop at once
     puzzles = read_puzzles(HERE / "data" / "euler50.txt")
     for moves in ("single", "box"):
         base = Options(moves=moves, max_proposals=MAX_PROPOSALS, timeout=10.0)
@@ -42,4 +47,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

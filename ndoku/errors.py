@@ -41,10 +41,15 @@ class MissingExtra(NdokuError):
     def of(cls, what: str, extra: str, packages: list[str]) -> MissingExtra:
         """The error for ``what`` (``"plots"``), which needs ``packages`` of ``extra``.
 
-        >>> print(MissingExtra.of("plots", "plot", ["matplotlib"]))
-        plots need matplotlib: pip install 'ndoku[plot]' (or pip install matplotlib)
+        ndoku is not on PyPI, so the sentence names the packages themselves and the install
+        in a clone.
+
+        >>> error = MissingExtra.of("plots", "plot", ["matplotlib"])
+        >>> print(error)  # doctest: +NORMALIZE_WHITESPACE
+        plots need matplotlib (the plot extra): pip install matplotlib,
+        or in ndoku's clone pip install -e '.[plot]'
         """
         return cls(
-            f"{what} need {' and '.join(packages)}: pip install 'ndoku[{extra}]' "
-            f"(or pip install {' '.join(packages)})"
+            f"{what} need {' and '.join(packages)} (the {extra} extra): "
+            f"pip install {' '.join(packages)}, or in ndoku's clone pip install -e '.[{extra}]'"
         )

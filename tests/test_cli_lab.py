@@ -155,7 +155,9 @@ def test_a_missing_matplotlib_is_a_clear_error(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     code, out, err = run("solve", "-", "--method", "metropolis", "--plot", "x.png", input=SHIDOKU)
-    assert code == 2 and out == "" and "pip install 'ndoku[plot]'" in err
+    assert code == 2 and out == "" and err.startswith("Error: plots need matplotlib")
+    assert "(the plot extra): pip install matplotlib," in err
+    assert "pip install -e '.[plot]'" in err
 
 
 @pytest.mark.parametrize(

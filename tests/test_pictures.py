@@ -329,7 +329,8 @@ def test_a_missing_extra_is_a_clear_error_before_any_work(
     monkeypatch.setattr(needs, "_found", lambda module: module != "reportlab")
     code, stdout, stderr = _run(["generate", "9x9", "--pdf", str(tmp_path / "b.pdf"), "--caption"])
     assert code == 2 and stdout == ""
-    assert "pip install 'ndoku[print]'" in stderr and "reportlab" in stderr
+    assert "PDF pictures need reportlab (the print extra): pip install reportlab," in stderr
+    assert "pip install -e '.[print]'" in stderr
     code, _, _ = _run(["show", "layouts/9x9.txt", "--svg", str(tmp_path / "ok.svg")])
     assert code == 0  # SVG needs no extra
 

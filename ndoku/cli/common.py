@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 import click
 
@@ -22,9 +22,11 @@ from ndoku.solvers.chains import MOVES
 
 if TYPE_CHECKING:
     from distributed import Client
+    from rich.console import Console
 
     from ndoku.model.puzzle import Puzzle
     from ndoku.picture.scene import Scene
+    from ndoku.text.pieces import Piece
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -136,7 +138,8 @@ def cluster_option(command: F) -> F:
         default=None,
         help="Send the work to the Dask scheduler at ADDRESS (tcp://host:8786), or start a "
         "cluster of N worker processes here for the run (local: one per core, local:N). "
-        "Needs pip install 'ndoku[dask]'.",
+        "Needs the dask extra: pip install distributed, or in ndoku's clone "
+        "pip install -e '.[dask]'.",
     )(command)
 
 
@@ -172,8 +175,9 @@ def progress_bar(
     total: int | None, label: str = "solving"
 ) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr for a batch of ``total`` puzzles (None: not known yet, a
-    long file from a pipe), when stderr is a terminal."""
-    if (total is not None and total < 2) or not sys.stderr.isatty():
+    long file from a pipe), when stderr is a terminal and the command does not read it: a
+    bar would share the lines of what is typed and of the answers to it."""
+    if (total is not None and total < 2) or not sys.stderr.isatty() or _reads_terminal():
         yield None
         return
     from rich.console import Console
@@ -185,11 +189,11 @@ def progress_bar(
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
     )
-    # Lines written meanwhile go above the bar when stdout is the terminal too, else (a file,
-    # a pipe) to stdout itself.
-    redirect = sys.stdout.isatty()
-    console = Console(stderr=True)
-    with Progress(*columns, console=console, transient=True, redirect_stdout=redirect) as bar:
+    console = Console(stderr=True, soft_wrap=True)  # long answers above the bar stay whole
+    shown = Progress(
+        *columns, console=console, transient=True, redirect_stdout=False, redirect_stderr=False
+    )
+    with shown as bar, _lines_above(console):
         task = bar.add_task(label, total=total, rate="")
         start = time.perf_counter()
 
@@ -200,8 +204,75 @@ def progress_bar(
         yield advance
 
 
+@contextmanager
+def _lines_above(console: Console) -> Iterator[None]:
+    """While a bar shows, lines written to stderr, and to stdout when it is the terminal too,
+    go above the bar (stdout to a file or a pipe is left as it is)."""
+    from rich.file_proxy import FileProxy
+
+    def above(stream: TextIO) -> TextIO:
+        # rich's stand-in prints whole lines above the bar; it is given the stream's encoding,
+        # without which click writes to the bytes underneath it, onto the bar's line
+        class Above(FileProxy):
+            encoding = stream.encoding
+            errors = stream.errors
+
+        return cast("TextIO", Above(console, stream))
+
+    saved = sys.stdout, sys.stderr
+    sys.stdout = above(sys.stdout) if sys.stdout.isatty() else sys.stdout
+    sys.stderr = above(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = saved
+
+
 #: Said on stderr when ``-`` reads a terminal.
 STDIN_HINT = "ndoku: reading the terminal: paste or type the puzzle, then Ctrl-D on a new line"
+#: The key of ``click.Context.meta`` that says the command reads the terminal.
+_TERMINAL = "ndoku.reads_terminal"
+
+
+def files_argument(command: F) -> F:
+    """FILES: puzzle files, ``-`` for stdin, or one-line puzzles written out; none reads stdin
+    when it is no terminal (``ndoku solve < puzzles.txt``)."""
+    return click.argument(
+        "files", nargs=-1, type=click.Path(allow_dash=True), callback=_stdin_unless_terminal
+    )(command)
+
+
+def file_argument(command: F) -> F:
+    """FILE, one puzzle file taken as :func:`files_argument` takes FILES."""
+    return click.argument(
+        "file", required=False, type=click.Path(allow_dash=True), callback=_stdin_unless_terminal
+    )(command)
+
+
+def _stdin_unless_terminal(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """No files: ``-`` when stdin is a pipe or a file; when it is a terminal, a usage error
+    that says how to give a puzzle (a command typed without files more often lacks them than
+    waits for a puzzle to be typed)."""
+    if value or ctx.resilient_parsing:
+        return value
+    if sys.stdin is not None and not sys.stdin.isatty():
+        return ("-",) if param.nargs == -1 else "-"
+    name = f"ndoku {ctx.info_name}"
+    raise click.MissingParameter(
+        f"Give a puzzle as a file or as a one-line puzzle, pipe it in ('{name} < puzzle.txt'), "
+        f"or paste or type it after '{name} -' (then Ctrl-D).",
+        ctx=ctx,
+        param=param,
+        param_hint=f"'{(param.name or 'files').upper()}{'...' if param.nargs == -1 else ''}'",
+    )
+
+
+def _reads_terminal() -> bool:
+    """Whether the command reads stdin, and stdin is a terminal."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and bool(ctx.meta.get(_TERMINAL))
 
 
 def read_all(
@@ -228,35 +299,104 @@ def _read_files(
 ) -> Iterator[tuple[str, PuzzleTable | TableStream | list[Puzzle] | None]]:
     from ndoku.model.puzzle import read_puzzles
     from ndoku.model.table import read_table
-    from ndoku.text.formats import read_file
-    from ndoku.text.pieces import read_pieces
 
-    for path in files:
-        name = "<stdin>" if path == "-" else path
-        if path == "-" and sys.stdin.isatty():
-            # A pasted grid is read to the end of input, which a terminal gives on Ctrl-D.
-            click.echo(STDIN_HINT, err=True)
+    for argument in files:
         try:
-            if not tables:
-                text = read_file(path)
+            name, read = _opened(argument, symbols, tables)
+        except NdokuError as exc:  # the errors of opening a file name it themselves
+            click.echo(f"Error: {exc}", err=True)
+            yield argument, None
+            continue
+        try:
+            if isinstance(read, str):
+                text, table = read, read_table(read, name, symbols, layout) if tables else None
             else:
-                pieces = read_pieces(path)
-                first = next(pieces)
+                first, pieces = read
                 table = read_table(first.text, name, symbols, layout)
                 if table is not None and not first.last:
                     yield name, TableStream(table, first, pieces)
                     continue
                 # the first piece decides: a file that starts as no batch is read whole
                 text = first.text + "".join(piece.text for piece in pieces)
-                if table is not None and first.last and len(table) > 1:
-                    yield name, table
-                    continue
-            yield name, read_puzzles(path, text=text, symbols=symbols, layout=layout)
+            if table is not None and len(table) > 1:
+                yield name, table
+                continue
+            yield name, read_puzzles(name, text=text, symbols=symbols, layout=layout)
         except NdokuError as exc:
             if isinstance(exc, VerificationError):
                 raise
             click.echo(f"Error: {name}: {exc}", err=True)
             yield name, None
+
+
+def _opened(
+    argument: str, symbols: str | None, tables: bool
+) -> tuple[str, str | tuple[Piece, Iterator[Piece]]]:
+    """The name an argument goes by and its text, or for ``tables`` the first piece of a file
+    and the rest as they come (a long batch streams: :mod:`ndoku.text.pieces`)."""
+    from ndoku.text.formats import read_file
+    from ndoku.text.pieces import read_pieces
+
+    if argument != "-" and not os.path.lexists(argument):
+        text = _written(argument, symbols)
+        line = text.strip().split("\n")[0]  # puzzles written out go by their first characters
+        return (line if line == text.strip() and len(line) <= 20 else line[:16] + "…"), text
+    name = "<stdin>" if argument == "-" else argument
+    typed = argument == "-" and sys.stdin.isatty()
+    if typed:
+        # A pasted grid is read to the end of input, which a terminal gives on Ctrl-D.
+        click.echo(STDIN_HINT, err=True)
+        click.get_current_context().meta[_TERMINAL] = True
+    if not tables:
+        text = read_file(argument)
+        if typed:
+            _after_typing(text)
+        return name, text
+    pieces = read_pieces(argument)
+    if typed:
+        pieces = _typed_pieces(pieces)
+    return name, (next(pieces), pieces)
+
+
+def _written(argument: str, symbols: str | None) -> str:
+    """The text of an argument that names no file, when it is puzzles written out: one-line
+    puzzles (one a line, as a file of them holds them) or sukaku lines.
+
+    This is the one place that says what an argument may be besides a file: links (``://``)
+    are to be read here.
+    """
+    from ndoku.text.alphabet import parse_symbols
+    from ndoku.text.lines import line_table
+    from ndoku.text.marks import sukaku_cells
+
+    pipe = f"to give a puzzle as text, pipe it to 'ndoku {click.get_current_context().info_name} -'"
+    if "://" in argument:
+        raise NdokuError(f"{argument}: ndoku reads no links yet; {pipe}")
+    lines = [(n, line) for n, line in enumerate(argument.splitlines(), start=1) if line.strip()]
+    alphabet = parse_symbols(symbols) if symbols else None
+    if lines and (
+        line_table(lines, alphabet, {}, "<argument>") is not None
+        or all(sukaku_cells(line) is not None for _, line in lines)
+    ):
+        return argument
+    raise NdokuError(f"{argument}: no such file; {pipe}")
+
+
+def _typed_pieces(pieces: Iterator[Piece]) -> Iterator[Piece]:
+    """The pieces of a terminal's input, as :func:`_after_typing` ends the last."""
+    for piece in pieces:
+        if piece.last:
+            _after_typing(piece.text)
+        yield piece
+
+
+def _after_typing(text: str) -> None:
+    """After input typed at a terminal that ends mid-line (Ctrl-D twice), a new line: what
+    comes next (the answers) starts on a line of its own."""
+    if text and not text.endswith("\n"):
+        err = sys.stderr.isatty()
+        if err or sys.stdout.isatty():
+            click.echo(err=err)
 
 
 def file_record(path: str, number: int, batch: bool) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The Dask side of a batch: reaching a cluster (or starting one here), and chunks sent to its
 workers with their results coming back as they finish.
 
-``distributed`` is imported only here and only when a cluster is used (``pip install
-'ndoku[dask]'``); without it, a clear :class:`~ndoku.errors.MissingExtra` names the extra.
+``distributed`` is imported only here and only when a cluster is used (the dask extra:
+``pip install distributed``, or in ndoku's clone ``pip install -e '.[dask]'``); without it, a
+clear :class:`~ndoku.errors.MissingExtra` names the extra.
 """
 
 from __future__ import annotations

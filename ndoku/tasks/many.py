@@ -5,10 +5,11 @@ Each ``*_many`` function returns a list; its ``iter_*`` form yields the same res
 input order, as they arrive. Without a ``client`` the work runs on this machine: solving
 and counting a chunk at a time here, then in ``jobs`` worker processes when the rest is
 long (:mod:`ndoku.tasks.paced`; a worker that dies gives its puzzles the ``error`` status);
-with a ``distributed.Client`` (``pip install 'ndoku[dask]'``) it goes to the cluster in
-chunks of puzzles as text (:mod:`ndoku.tasks.chunks`), which the workers read back, solve
-and verify; a chunk whose worker fails or is lost is run again by Dask. A batch of one-line
-puzzles may come as a :class:`~ndoku.model.table.TableStream`, read as it is solved.
+with a ``distributed.Client`` (the dask extra: ``pip install distributed``, or in ndoku's
+clone ``pip install -e '.[dask]'``) it goes to the cluster in chunks of puzzles as text
+(:mod:`ndoku.tasks.chunks`), which the workers read back, solve and verify; a chunk whose
+worker fails or is lost is run again by Dask. A batch of one-line puzzles may come as a
+:class:`~ndoku.model.table.TableStream`, read as it is solved.
 Generation gives puzzle ``k`` the seed ``seed + k``, wherever it runs, so a cluster makes the
 same puzzles as this machine does.
 

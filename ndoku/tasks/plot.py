@@ -1,6 +1,7 @@
 """Seeing the chain: energy traces as CSV and PNG, and the figure of a temperature scan.
 
-Plots need matplotlib (``pip install 'ndoku[plot]'``); everything else here does not.
+Plots need matplotlib (the plot extra: ``pip install matplotlib``, or in ndoku's clone
+``pip install -e '.[plot]'``); everything else here does not.
 
 Glossary
 --------
