@@ -1,11 +1,15 @@
-"""Whole-process time of the first ``ndoku solve`` on an empty numba cache, per size, and of a
-run with the kernels cached.
+"""Whole-process time of the first ``ndoku`` command on an empty numba cache: ``solve`` per
+size, and ``hint``, ``explain``, ``rate`` and ``generate`` of a 9×9; and of a ``solve`` with the
+kernels cached.
 
-Each first run gets a fresh temporary ``NUMBA_CACHE_DIR``, so it compiles the exact solver's
-kernels for its size (numba caches one version per group of sizes: below 16×16, 16×16 to
-24×24, from 25×25 up). The goals are the issue's: 10 s for a 4×4, 9×9, Samurai and 16×16,
-20 s for a 25×25, on a two-core machine; a warm Samurai within 0.7 s. The detail gives the
-CPU time (user + system) too, which another process on the machine does not inflate.
+Each first run gets a fresh temporary ``NUMBA_CACHE_DIR``, so it compiles what that command
+reaches (the exact solver's kernels for its size: numba caches one version per group of sizes,
+below 16×16, 16×16 to 24×24, from 25×25 up; the logic engine's techniques as its path first
+reaches them). The goals are the issues': 10 s for a 4×4, 9×9, Samurai and 16×16 solve and for
+each first ``hint``, ``explain``, ``rate`` and ``generate`` of a 9×9, 20 s for a 25×25, on a
+two-core machine; a warm Samurai within 0.7 s. The detail gives the CPU time (user + system)
+too, which another process on the machine does not inflate, and the compile notices the
+command printed, whose figures should match what was measured.
 Measured 2026-11-24 on two cores: 4×4, 9×9 and Samurai 4.3 s, 16×16 5.7 s, 25×25 13 s
 (31–48 s each before kernels were compiled per size); warm Samurai 0.6 s. On 2026-11-25:
 25×25 20.9 s while the search kernel compiled in two versions (with and without pencil
@@ -36,25 +40,32 @@ def _first_line(relative: str, field: int) -> str:
     return line.split()[field].split(",")[0] + "\n"
 
 
-#: Name, the ``ndoku solve`` argument, its standard input ('-' reads it), goal in seconds.
+#: A newspaper 9×9 (singles and intersections), for the commands that explain and make.
+EASY = _first_line("sudoku9/norvig_easy50.txt", 0)
+
+#: Name, the ``ndoku`` arguments, standard input ('-' reads it), goal in seconds.
 CASES = [
-    ("4×4", "-", _first_line("sudoku4/wild_4x4.txt", 1), 10.0),
-    ("9×9", "-", _first_line("sudoku9/norvig_top95.txt", 0), 10.0),
-    ("Samurai", str(REPO / "examples" / "samurai.txt"), None, 10.0),
-    ("16×16", "-", _first_line("sudoku16/goomii_16x16_first40.txt", 0), 10.0),
-    ("25×25", "-", _first_line("sudoku25/gecode_25x25_shared6.txt", 1), 20.0),
+    ("solve 4×4", ["solve", "-"], _first_line("sudoku4/wild_4x4.txt", 1), 10.0),
+    ("solve 9×9", ["solve", "-"], _first_line("sudoku9/norvig_top95.txt", 0), 10.0),
+    ("solve Samurai", ["solve", str(REPO / "examples" / "samurai.txt")], None, 10.0),
+    ("solve 16×16", ["solve", "-"], _first_line("sudoku16/goomii_16x16_first40.txt", 0), 10.0),
+    ("solve 25×25", ["solve", "-"], _first_line("sudoku25/gecode_25x25_shared6.txt", 1), 20.0),
+    ("hint 9×9", ["hint", "-"], EASY, 10.0),
+    ("explain 9×9", ["explain", "-"], EASY, 10.0),
+    ("rate 9×9", ["rate", "-"], EASY, 10.0),
+    ("generate 9x9", ["generate", "9x9"], None, 10.0),
 ]
 
 
-def solve(argument: str, text: str | None, cache: str | None) -> tuple[float, float, str]:
-    """Wall and CPU seconds of one ``ndoku solve``, and what it wrote on stderr."""
+def run(arguments: list[str], text: str | None, cache: str | None) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one ``ndoku`` command, and what it wrote on stderr."""
     env = dict(os.environ)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "ndoku", "solve", argument],
+        [sys.executable, "-m", "ndoku", *arguments],
         input=text,
         env=env,
         cwd=REPO,
@@ -68,17 +79,18 @@ def solve(argument: str, text: str | None, cache: str | None) -> tuple[float, fl
     return wall, cpu, done.stderr.strip()
 
 
-def first_run_goal(name: str, argument: str, text: str | None, target: float) -> Goal:
+def first_run_goal(name: str, arguments: list[str], text: str | None, target: float) -> Goal:
     runs = []
     for _ in range(RUNS):
         with tempfile.TemporaryDirectory(prefix="ndoku-firstrun-") as cache:
-            runs.append(solve(argument, text, cache))
+            runs.append(run(arguments, text, cache))
     walls = [wall for wall, _, _ in runs]
     cpus = [cpu for _, cpu, _ in runs]
-    notice = runs[0][2] or "no compile notice"
+    said = [line for line in runs[0][2].splitlines() if "compiling" in line]
+    notice = " ".join(said) or "no compile notice"
     detail = f"{RUNS} runs, max {max(walls):.1f} s; CPU median {median(cpus):.1f} s; {notice}"
     return Goal(
-        f"first ndoku solve, empty cache: {name} (median)",
+        f"first ndoku {name}, empty cache (median)",
         median(walls),
         target,
         "s",
@@ -89,8 +101,8 @@ def first_run_goal(name: str, argument: str, text: str | None, target: float) ->
 def main() -> list[Goal]:
     goals = [first_run_goal(*case) for case in CASES]
     samurai = str(REPO / "examples" / "samurai.txt")
-    solve(samurai, None, None)  # fills the cache
-    warm = [solve(samurai, None, None) for _ in range(WARM_RUNS)]
+    run(["solve", samurai], None, None)  # fills the cache
+    warm = [run(["solve", samurai], None, None) for _ in range(WARM_RUNS)]
     times = [wall for wall, _, _ in warm]
     said = {stderr for _, _, stderr in warm if stderr}
     detail = f"{WARM_RUNS} runs, max {max(times):.2f} s" + (f"; said {said}" if said else "")

@@ -86,7 +86,7 @@ if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
 # numba reads NUMBA_CACHE_DIR when it is first imported: only now.
 from llvmlite import ir  # type: ignore[import-untyped]  # noqa: E402
 from numba import extending, njit, types  # noqa: E402
-from numba.core import caching  # noqa: E402
+from numba.core import caching, event  # noqa: E402
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -266,7 +266,38 @@ def compile_notice(what: str, seconds: float, kernel: Any, arguments: tuple[Any,
     except Exception:  # numba internals moved: stay quiet rather than guess
         cached = True
     if not cached:
-        print(f"ndoku: compiling {what} (first run only, about {seconds:g} s)…", file=sys.stderr)
+        _say_compiling(f"{what} (first run only, about {seconds:g} s)")
+
+
+class _Announcer(event.Listener):
+    """Says that ``what`` is compiling at the first compile it hears of."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def on_start(self, ev: Any) -> None:
+        if self.what not in _settled:
+            _settled.add(self.what)
+            _say_compiling(self.what)
+
+    def on_end(self, ev: Any) -> None:
+        pass
+
+
+@contextmanager
+def compiling_notice(what: str) -> Iterator[None]:
+    """Say on stderr that ``what`` is compiling, once per ``what`` and process, when numba
+    compiles anything inside: for work whose kernels are many and compiled as reached, where
+    no one kernel tells beforehand (loading them from the cache says nothing)."""
+    if what in _settled:
+        yield
+        return
+    with event.install_listener("numba:compile", _Announcer(what)):
+        yield
+
+
+def _say_compiling(what: str) -> None:
+    print(f"ndoku: compiling {what}…", file=sys.stderr)
 
 
 def is_cached(kernel: Any, arguments: tuple[Any, ...]) -> bool:

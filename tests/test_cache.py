@@ -14,7 +14,7 @@ from numba.core import types
 from numba.core.dispatcher import Dispatcher
 
 from ndoku import jit
-from ndoku.jit import compile_notice
+from ndoku.jit import compile_notice, compiling_notice
 from ndoku.model.puzzle import read_puzzles
 from ndoku.solvers import hall, propagation, tables
 from ndoku.solvers.exact import kernels, solve_exact
@@ -50,9 +50,9 @@ SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
 @pytest.mark.parametrize(
     ("size", "what", "seconds"),
     [
-        (9, "the exact solver for grids below 16×16", 4),
-        (16, "the exact solver for 16×16 to 24×24 grids", 5),
-        (25, "the exact solver for grids from 25×25 up", 11),
+        (9, "the exact solver for grids below 16×16", 14),
+        (16, "the exact solver for 16×16 to 24×24 grids", 17),
+        (25, "the exact solver for grids from 25×25 up", 47),
     ],
 )
 def test_the_notice_names_the_version_a_size_compiles(size: int, what: str, seconds: int) -> None:
@@ -78,6 +78,44 @@ def test_the_notice_shows_only_when_the_cache_lacks_the_kernel(
     assert (
         capsys.readouterr().err == "ndoku: compiling the write-out (first run only, about 1 s)…\n"
     )
+
+
+def test_the_notice_of_kernels_compiled_as_reached_shows_only_when_one_compiles(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """numba's compile event says it: loading from the cache, or nothing to load, says
+    nothing; a new compile inside says it once."""
+    monkeypatch.setattr(jit, "_settled", set())
+    [puzzle] = read_puzzles(text=SHIDOKU)
+    solve_exact(puzzle)
+    capsys.readouterr()
+    with compiling_notice("the shidoku"):
+        solve_exact(puzzle)  # compiled already
+    assert capsys.readouterr().err == ""
+
+    @numba.njit(cache=False)  # type: ignore[misc]  # compiled anew in every run
+    def fresh(x: int) -> int:
+        return x + 1
+
+    for _ in range(2):
+        with compiling_notice("the fresh kernel"):
+            fresh(np.int64(1))
+            fresh(np.float64(1.5))
+    assert capsys.readouterr().err == "ndoku: compiling the fresh kernel…\n"
+
+
+def test_a_path_warms_only_the_techniques_it_reaches() -> None:
+    """In a new process, a path of singles compiles (or loads) the kernels of the first three
+    techniques and the board's check, not the thirty others a first hint once waited for."""
+    code = (
+        "from ndoku import read_puzzles\n"
+        "from ndoku.solvers.logic import path\n"
+        f"[p] = read_puzzles(text={SHIDOKU!r})\n"
+        "path.solve_path(p)\n"
+        "print(sorted(path._warmed))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == str(sorted({"contradiction", "full house", "hidden single"}))
 
 
 def test_a_run_with_the_kernels_cached_says_nothing() -> None:

@@ -431,7 +431,7 @@ def search_study(
             run.tallies, run.placed, run.cell_at, run.rest_at, run.free_at, run.wide_at,
             run.regs, run.values[0], run.stats[0],
         )  # fmt: skip
-        compile_notice("the teaching searches", 8, _study, arguments)
+        compile_notice("the teaching searches", 23, _study, arguments)
         _study(*arguments)
         if run.regs[REG_GROW]:
             run.regs[REG_GROW] = 0

@@ -206,11 +206,14 @@ class WorkArrays:
         """What the compile notice says of the propagation ``kernel`` called with these arrays,
         about how many seconds compiling it takes, and the kernel.
 
-        One version of the kernels is compiled for each set of arrays left None.
+        One version of the kernels is compiled for each set of arrays left None. The seconds
+        are what compiling adds to a first run on two cores: 14 s measured below 16×16 with
+        matching (a first ``solve --method tempering``, 2026-11-28); the others are the
+        2026-11-25 figures times 3.3, the ratio of that day's machine to this one's.
         """
         small = self.locked is None
         side = f"{LOCKED_FROM}×{LOCKED_FROM}"
         grids = f"grids below {side}" if small else f"grids from {side} up"
         if self.probing is None:
-            return f"propagation for {grids}", 2 if small else 3, kernel
-        return f"propagation and matching for {grids}", 4 if small else 6, kernel
+            return f"propagation for {grids}", 7 if small else 10, kernel
+        return f"propagation and matching for {grids}", 14 if small else 20, kernel

@@ -141,7 +141,7 @@ def hillclimb(
             climb.values, lowest_values, climb.place, climb.counts, climb.masks,
             *system.kernel_arrays, thresholds, state, stats, budget,
         )  # fmt: skip
-        compile_notice("the hill-climbing moves", 2, swap_chain, arguments)
+        compile_notice("the hill-climbing moves", 4, swap_chain, arguments)
         swap_chain(*arguments)
 
     with deadline.paused():

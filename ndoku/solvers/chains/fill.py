@@ -93,7 +93,7 @@ class GreedyFill:
             state, DIVE_NODES * int((givens == 0).sum()),
         )  # fmt: skip
         small = work.locked is None
-        compile_notice(f"the greedy fill ({'small' if small else 'large'})", 3, _dive, arguments)
+        compile_notice(f"the greedy fill ({'small' if small else 'large'})", 10, _dive, arguments)
         values = np.zeros(topology.n_cells, dtype=np.int32)
         if _dive(*arguments) >= 0:
             write_values(cand, values)

@@ -322,7 +322,7 @@ def metropolis(
     def run(budget: int) -> None:
         arrays = (*prepared.arrays, thresholds, plan, trace, state, stats, budget)
         arguments = (prepared.kind, values, best_values, *arrays)
-        compile_notice("the Metropolis chain", 2, _chain, arguments)
+        compile_notice("the Metropolis chain", 8, _chain, arguments)
         _chain(*arguments)
 
     with deadline.paused():

@@ -123,7 +123,7 @@ class Replicas:
             budget,
             exchange,
         )
-        compile_notice("the tempering rounds", 3, _rounds, arguments)
+        compile_notice("the tempering rounds", 10, _rounds, arguments)
         return int(_rounds(*arguments))
 
     def refill(self, seed: int, k: int) -> None:

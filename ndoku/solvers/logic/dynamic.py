@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ndoku.jit import kernel
+from ndoku.solvers.bits import copy, widest
 from ndoku.solvers.logic.implications import BoolArray, IntArray, group_members, grown
 
 
@@ -18,7 +19,7 @@ def _appended(array: IntArray, used: int, items: IntArray) -> IntArray:
     """``array`` with ``items`` written after its first ``used`` (grown if need be)."""
     if used + items.shape[0] > array.shape[0]:
         array = grown(array, used, items.shape[0])
-    array[used : used + items.shape[0]] = items
+    copy(items, array[used:])
     return array
 
 
@@ -108,7 +109,7 @@ def contradiction(
     # one value, then its value in each of its units that lacks it (numbered as causes)
     n_groups = cells + units.shape[0] * size
     group_ptr = np.zeros(n_live + 1, dtype=np.int32)
-    group_of = np.empty(n_live * (1 + np.max(np.diff(unit_ptr))), dtype=np.int32)
+    group_of = np.empty(n_live * (1 + widest(unit_ptr)), dtype=np.int32)
     # per group: its stamp, its candidates not yet off, and the sum of their live numbers
     # (valid where the stamp is gen; side by side, read together): an off node looks at
     # a group only when it is down to one candidate, which the sum names, or none; at the

@@ -39,6 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.jit import kernel
+from ndoku.solvers.bits import copy, widest
 
 IntArray = NDArray[np.int32]
 BoolArray = NDArray[np.bool_]
@@ -140,7 +141,7 @@ def _next(
 def grown(array: IntArray, used: int, more: int) -> IntArray:
     """``array`` with room for ``more`` after its first ``used`` (twice as long, or more)."""
     grown = np.empty(max(2 * array.shape[0], used + more), dtype=np.int32)
-    grown[:used] = array[:used]
+    copy(array[:used], grown)
     return grown
 
 
@@ -163,7 +164,7 @@ def implication_graph(
     nodes = 2 * flat.shape[0]
     # the most implications of one node: its peers and its cell's values, or its cell's
     # values and the places of its units
-    most = np.max(np.diff(peer_ptr)) + cand.shape[1] * (1 + np.max(np.diff(unit_ptr)))
+    most = widest(peer_ptr) + cand.shape[1] * (1 + widest(unit_ptr))
     ptr = np.zeros(nodes + 1, dtype=np.int32)
     adj = np.empty(16 * nodes + most, dtype=np.int32)
     for node in range(nodes):
@@ -196,7 +197,7 @@ def without_y_links(
         elif per_cell[c] == 2:
             start += 1
         x_ptr[node + 1] = x_ptr[node] + end - start
-        x_adj[x_ptr[node] : x_ptr[node + 1]] = adj[start:end]
+        copy(adj[start:end], x_adj[x_ptr[node] :])
     return x_ptr, x_adj[: x_ptr[nodes]]
 
 

@@ -3,12 +3,12 @@ solved or no technique of the engine applies."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ndoku.limits import DEFAULT_TIMEOUT, check_timeout
+from ndoku.jit import compiling_notice
+from ndoku.limits import DEFAULT_TIMEOUT, MAX_SECONDS, Deadline
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.logic.board import Board, IntArray
 from ndoku.solvers.logic.chains import w_wing, x_chain, xy_wing, xyz_wing
@@ -16,7 +16,6 @@ from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_for
 from ndoku.solvers.logic.guess import guess
 from ndoku.solvers.logic.techniques import (
     Step,
-    announce_compiling,
     fish,
     full_house,
     hidden_single,
@@ -105,37 +104,54 @@ LEVEL_OF = {
 }
 
 
-_warmed = False
+#: Said on stderr when a technique's kernels compile: what compiling adds to a first run,
+#: measured on two cores on 2026-11-28 (a first ``hint`` 2.2 s more than a first ``solve``;
+#: a first ``explain`` of a puzzle that reaches every technique, 39 s more).
+LOGIC_NOTICE = (
+    "the logic engine's techniques as paths first reach them (first runs only: about 2 s "
+    "for singles, 40 s for all)"
+)
+
+#: What this process has warmed (:func:`_warm`): technique names, and ``contradiction``.
+_warmed: set[str] = set()
+
+#: The small boards a technique is warmed on: one where steps are found, an empty one where
+#: none is (a 4×4 has the array types of every layout).
+_WARM_BOARDS = ("1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n", "0 0 0 0\n" * 4)
 
 
-def _warm_up(board: Board) -> None:
-    """Once per process, try every technique on a small board (results unused; a 4×4 has
-    the array types of every layout), so that loading or compiling their kernels is not
-    timed as part of a path: a timeout then cuts a path where it cuts it on every later run
-    (the seeds of ``generate`` rely on that). Twice each, on a board where steps are found
-    and on an empty one, where none is: the second time reads what the first kept in the
-    board's memory; and the board's own check for a contradiction, made every round."""
-    global _warmed
-    if not _warmed:
-        announce_compiling(board)
-        for text in ("1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n", "0 0 0 0\n" * 4):
+def _warm(name: str, find: Callable[[Board], object], deadline: Deadline) -> None:
+    """Once per process, before ``name`` is first tried: run ``find`` twice on each small
+    board (the second time reads what the first kept in the board's memory), so that loading
+    or compiling its kernels happens here, outside ``deadline``'s time. A timeout then cuts a
+    path where it cuts it on every later run (the seeds of ``generate`` rely on that), and a
+    command compiles only the techniques its paths reach (a first hint of singles compiles
+    two, not thirty)."""
+    if name in _warmed:
+        return
+    with deadline.paused(), compiling_notice(LOGIC_NOTICE):
+        for text in _WARM_BOARDS:
             [small] = read_puzzles(text=text)
-            Board.start(small).contradiction()
-            for _, _, find in TECHNIQUES:
-                fresh = Board.start(small)
-                find(fresh)
-                find(fresh)
-        _warmed = True
+            fresh = Board.start(small)
+            find(fresh)
+            find(fresh)
+    _warmed.add(name)
 
 
 def next_step(
-    board: Board, solution: IntArray | None = None, assume_unique: bool = False
+    board: Board,
+    solution: IntArray | None = None,
+    assume_unique: bool = False,
+    deadline: Deadline | None = None,
 ) -> Step | None:
     """The first step of the easiest technique that applies (those of :data:`UNIQUENESS`
-    only with ``assume_unique``); with ``solution``, a guess when none does; else None."""
+    only with ``assume_unique``); with ``solution``, a guess when none does; else None.
+    A technique is warmed before its first try in the process (:func:`_warm`), outside
+    ``deadline``."""
     for name, _, find in TECHNIQUES:
         if name in UNIQUENESS and not assume_unique:
             continue
+        _warm(name, find, deadline or Deadline(MAX_SECONDS))
         step = find(board)
         if step is not None:
             return step
@@ -224,21 +240,20 @@ def solve_path(
     >>> path.stop, len(path.steps), path.steps[0].technique
     ('solved', 12, 'hidden single')
     """
-    check_timeout(timeout)
+    deadline = Deadline(timeout)
     board = Board.start(puzzle, values)
-    _warm_up(board)
-    deadline = time.perf_counter() + timeout
+    _warm("contradiction", Board.contradiction, deadline)
     steps: list[Step] = []
     # each step places a value or removes a candidate: no path is longer than cells × N
     cap = puzzle.n_cells * puzzle.size + 1
     if most_steps is not None:
         cap = min(cap, most_steps)
     while board.free and len(steps) < cap:
-        if time.perf_counter() > deadline:
+        if deadline.passed():
             return Path(tuple(steps), "timeout", board.values.copy())
         if board.contradiction():
             return Path(tuple(steps), "contradiction", board.values.copy())
-        step = next_step(board, solution, assume_unique)
+        step = next_step(board, solution, assume_unique, deadline)
         if step is None:
             return Path(tuple(steps), "stuck", board.values.copy())
         apply(board, step)

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.jit import compile_notice, kernel
+from ndoku.jit import kernel
 from ndoku.model.units import BOX, COLUMN, ROW
 from ndoku.solvers.bits import joined, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
@@ -468,13 +468,6 @@ def _fish(
                         head[1 + i] = lines[at[i]]
                     return joined(head, removed[: 2 * count])
     return np.empty(0, dtype=np.int32)
-
-
-def announce_compiling(board: Board) -> None:
-    """Say on stderr when the logic engine's kernels are about to compile (first run only;
-    they compile as the techniques are first reached, about 9 s for them all)."""
-    arguments = (board.values, board.cand, board.tables.units, 2)
-    compile_notice("the logic engine", 9, _naked_subset, arguments)
 
 
 def _pairs(flat: IntArray) -> tuple[tuple[int, int], ...]:

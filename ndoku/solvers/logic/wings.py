@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.jit import kernel
-from ndoku.solvers.bits import lowest, popcount
+from ndoku.solvers.bits import copy, lowest, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 from ndoku.solvers.logic.techniques import Step, cell_bits, keep, recall
 
@@ -105,8 +105,8 @@ def find_wing(
                     if found.shape[0]:
                         best = np.empty(1 + k + found.shape[0], dtype=np.int32)
                         best[0] = z
-                        best[1 : 1 + k] = chosen
-                        best[1 + k :] = found
+                        copy(chosen, best[1:])
+                        copy(found, best[1 + k :])
                         best_rank = rank
                         if rank == 0:
                             return best
