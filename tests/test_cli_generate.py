@@ -321,4 +321,4 @@ def test_rate_bad_files_exit_2(run: CliRun, tmp_path: Path) -> None:
     bad.write_text("1 2 3\n")
     code, out, err = run("rate", str(bad), str(tmp_path / "missing.txt"))
     assert code == 2 and out.count("# ") == 0
-    assert f"Error: {bad}:" in err and "cannot read" in err
+    assert f"Error: {bad}:" in err and f"Error: {tmp_path / 'missing.txt'}: no such file" in err

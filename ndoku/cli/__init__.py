@@ -64,7 +64,9 @@ def main() -> None:
     A puzzle is text as people write it: a grid of tokens or characters (0 or . for an empty
     cell; in a multi-grid, '.' where no cell is), pasted with bars and rules, one line of 81
     characters, pencil marks, a list of lists; a file of several is a batch. The answer comes
-    back in the puzzle's own shape. Run 'ndoku COMMAND --help' for each command.
+    back in the puzzle's own shape. FILES are puzzle files, '-' for stdin, or one-line
+    puzzles written out; without FILES a pipe is read (ndoku solve < puzzles.txt). Run 'ndoku
+    COMMAND --help' for each command.
     """
 
 

@@ -16,6 +16,7 @@ from ndoku.cli.common import (
     cluster_client,
     cluster_option,
     file_record,
+    files_argument,
     format_option,
     jobs_option,
     progress_bar,
@@ -28,7 +29,7 @@ from ndoku.limits import DEFAULT_TIMEOUT, RATE_MAX_PROPOSALS, TUNE_TEMPERATURES,
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@files_argument
 @click.option(
     "--chains",
     type=Whole(),
@@ -74,7 +75,7 @@ def rate(
     step after step (as 'ndoku explain' shows it).
 
     Each line gives the level (what the path needs: singles, intersections, subsets, fish,
-    wings, chains, forcing chains, trial, or search when it had to guess), the score (the
+    wings, chains, forcing chains, or search when it had to guess), the score (the
     hardest step's rating, on Sukaku Explainer's 9×9 scale), the hardest technique, the
     techniques used and how often; then the exact solver's guesses and nodes and the
     Metropolis opinion (the median proposals of the chains). A path the --timeout stopped
@@ -123,7 +124,7 @@ def rate(
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@files_argument
 @click.option(
     "--temperatures",
     metavar="GRID",

@@ -10,12 +10,15 @@ from ndoku.cli.common import (
     EXIT_BAD_INPUT,
     Failure,
     Pictures,
+    file_argument,
+    files_argument,
     picture_options,
     puzzle_options,
     read_all,
 )
 from ndoku.errors import NdokuError
 from ndoku.picture.files import written
+from ndoku.text.words import plural
 
 
 @click.command()
@@ -60,7 +63,7 @@ def layouts() -> None:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@files_argument
 @puzzle_options
 @picture_options("the puzzles")
 def show(
@@ -113,7 +116,7 @@ def show(
 
 
 @click.command()
-@click.argument("file", type=click.Path(allow_dash=True))
+@file_argument
 @puzzle_options
 @click.option(
     "--graphml",
@@ -121,18 +124,19 @@ def show(
     help="Write the peer graph (cells with row/col, an edge per pair of peers) as GraphML.",
 )
 def graph(file: str, layout: str | None, symbols: str | None, graphml: str | None) -> None:
-    """Describe the peer graph of the puzzle in FILE, and export it."""
+    """Describe the peer graph of the (first) puzzle in FILE, and export it."""
     import networkx as nx
 
-    from ndoku.model.puzzle import read_puzzles
-
-    puzzles = read_puzzles(file, symbols=symbols, layout=layout)
+    [(_, puzzles)] = read_all([file], symbols, layout)
+    if puzzles is None:
+        raise Failure(EXIT_BAD_INPUT)
     puzzle = puzzles[0]
     peer_graph = puzzle.graph
     degrees = [d for _, d in peer_graph.degree]
     click.echo(
-        f"{peer_graph.number_of_nodes()} cells, {len(puzzle.units)} units, "
-        f"{peer_graph.number_of_edges()} peer pairs, peers per cell {min(degrees)}..{max(degrees)}"
+        f"{plural(peer_graph.number_of_nodes(), 'cell')}, {plural(len(puzzle.units), 'unit')}, "
+        f"{plural(peer_graph.number_of_edges(), 'peer pair')}, "
+        f"peers per cell {min(degrees)}..{max(degrees)}"
     )
     if graphml:
         try:
@@ -140,4 +144,4 @@ def graph(file: str, layout: str | None, symbols: str | None, graphml: str | Non
                 nx.write_graphml(peer_graph, partial)
         except OSError as exc:
             raise NdokuError(f"cannot write {graphml}: {exc.strerror or exc}") from None
-        click.echo(f"wrote {Path(graphml)}")
+        click.echo(f"ndoku: wrote {Path(graphml)}", err=True)

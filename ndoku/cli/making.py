@@ -24,6 +24,8 @@ from ndoku.cli.numbers import SECONDS, Whole
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TIMEOUT
 from ndoku.picture.book import MAX_PER_PAGE
+from ndoku.solvers.logic import LEVELS
+from ndoku.text.words import plural
 
 if TYPE_CHECKING:
     from ndoku.tasks.generate import Generated
@@ -48,9 +50,8 @@ if TYPE_CHECKING:
 @click.option(
     "--difficulty",
     metavar="LEVEL",
-    help="Draw solutions until the puzzle's solving path has this level: singles, "
-    "intersections, subsets, fish, wings, chains, forcing chains, trial or search (see "
-    "'ndoku rate').",
+    help="Draw solutions until the puzzle's solving path has this level: "
+    f"{', '.join(LEVELS[:-1])} or {LEVELS[-1]} (see 'ndoku rate').",
 )
 @click.option(
     "--needs",
@@ -217,9 +218,10 @@ def _missed(made: Any, givens: int | None, aim: Any) -> str:
     """Why a generated puzzle is not what was asked."""
     if aim is not None and made.stop in ("attempts", "timeout"):
         why = (
-            f"in {made.attempts} attempts"
+            f"in {plural(made.attempts, 'attempt')}"
             if made.stop == "attempts"
-            else f"before the timeout ({made.attempts} attempts; a longer --timeout tries more)"
+            else f"before the timeout ({plural(made.attempts, 'attempt')}; a longer --timeout "
+            "tries more)"
         )
         return (
             f"no puzzle with {aim.text()} found {why}; the closest is printed "
@@ -227,10 +229,10 @@ def _missed(made: Any, givens: int | None, aim: Any) -> str:
         )
     if made.stop == "timeout":
         return (
-            f"the timeout stopped the work at {made.givens} givens (the puzzle is unique and "
-            "printed); a longer --timeout gets further"
+            f"the timeout stopped the work at {plural(made.givens, 'given')} (the puzzle is "
+            "unique and printed); a longer --timeout gets further"
         )
     return (
-        f"stopped at {made.givens} givens, above the {givens} asked: no remaining given (or "
-        "symmetric pair) can go without losing uniqueness"
+        f"stopped at {plural(made.givens, 'given')}, above the {givens} asked: no remaining "
+        "given (or symmetric pair) can go without losing uniqueness"
     )

@@ -18,6 +18,7 @@ from ndoku.cli.common import (
     cluster_client,
     cluster_option,
     file_record,
+    files_argument,
     format_option,
     limit_options,
     picture_options,
@@ -35,6 +36,7 @@ from ndoku.model.table import PuzzleTable, TableStream
 from ndoku.solvers.chains import RESTARTS, SCHEDULES
 from ndoku.solvers.study import BRANCHINGS, PROPAGATIONS
 from ndoku.tasks.solve import METHODS
+from ndoku.text.words import plural
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@files_argument
 @click.option(
     "--method",
     type=click.Choice(METHODS),
@@ -184,7 +186,8 @@ if TYPE_CHECKING:
     "plot_path",
     type=click.Path(dir_okay=False, writable=True),
     default=None,
-    help="Draw energy against proposals, every run on one plot (PNG; needs matplotlib).",
+    help="Draw energy against proposals, every run on one plot (PNG; needs the plot extra: "
+    "matplotlib).",
 )
 @click.option(
     "--trace-every",
@@ -238,7 +241,8 @@ def solve(
     pretty: bool,
     pictures: Pictures,
 ) -> None:
-    """Solve the puzzles in FILES ('-' reads stdin) and print each solution.
+    """Solve the puzzles in FILES ('-', or none from a pipe, reads stdin; a one-line puzzle
+    may stand for a file) and print each solution.
 
     Every printed solution has been checked against every unit and every given. A file of
     one-line puzzles (81 characters for 9×9) is a batch: one answer line per puzzle, or its
@@ -304,7 +308,9 @@ def solve(
         # the exact search looks for a signal every few milliseconds: its answers are written
         # before the command stops; a chain is left where it stands
         hold = held() if method in ("auto", "exact") and client is None else nullcontext()
-        with _summary(path, counted, batch), progress_bar(len(puzzles) * runs) as bar, hold:
+        # no bar under drawings: rich draws them past it, onto its line
+        progress = nullcontext(None) if pretty else progress_bar(len(puzzles) * runs)
+        with _summary(path, counted, batch), progress as bar, hold:
             per_puzzle = _runs(puzzles, method, options, runs, jobs, client, checking(bar))
             for number, tried in enumerate(per_puzzle, start=1):
                 outcome = tried.representative
@@ -441,7 +447,7 @@ def _say_lost(path: str, part: LineOutcomes | PuzzleOutcomes) -> None:
     if isinstance(part, PuzzleOutcomes):
         lost = [o for o in part.outcomes if o.status == "error"]
         if lost:
-            echo(f"ndoku: {path}: {len(lost)} puzzles: {lost[0].message()}", err=True)
+            echo(f"ndoku: {path}: {plural(len(lost), 'puzzle')}: {lost[0].message()}", err=True)
 
 
 def _total(table: PuzzleTable | TableStream) -> int | None:
@@ -478,7 +484,7 @@ def _write_traces(
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@files_argument
 @click.option(
     "--limit",
     type=Whole(1),

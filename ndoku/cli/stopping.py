@@ -13,6 +13,7 @@ code that started them, as the exception passes; files are written whole or not 
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import sys
@@ -124,10 +125,18 @@ def echo(message: str | bytes = "", nl: bool = True, err: bool = False) -> None:
     """``click.echo``, held and whole: a signal never cuts what it writes to stdout."""
     with held():
         out = sys.stdout
-        if err or not hasattr(out, "buffer"):  # stderr's messages; a stdout of text only
+        if err:
             click.echo(message, nl=nl, err=err)
             return
-        data = message if isinstance(message, bytes) else message.encode(out.encoding or "utf-8")
+        encoding = out.encoding or "utf-8"
+        if not isinstance(out, io.TextIOWrapper):
+            # A progress bar's stdout, which prints whole lines above the bar (its bytes, and
+            # click's writes, would go past it onto the bar's line), or a stdout of text only.
+            text = message.decode(encoding) if isinstance(message, bytes) else message
+            out.write(text + "\n" if nl else text)
+            out.flush()
+            return
+        data = message if isinstance(message, bytes) else message.encode(encoding)
         out.flush()  # what the text layer holds goes first
         _write_all(out.buffer, data + b"\n" if nl else data)
 

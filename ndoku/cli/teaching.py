@@ -16,6 +16,7 @@ from ndoku.cli.common import (
     Pictures,
     assume_unique_option,
     file_record,
+    files_argument,
     format_option,
     picture_options,
     puzzle_options,
@@ -96,7 +97,7 @@ def _scene(told: Explanation, board: Board, k: int | None, pictures: Pictures) -
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@files_argument
 @puzzle_options
 @format_option(
     ("text", "json"),
@@ -160,7 +161,7 @@ def _legend(told: Explanation) -> str:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@files_argument
 @puzzle_options
 @format_option(
     ("text", "json"),

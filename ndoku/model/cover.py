@@ -282,7 +282,7 @@ def _unique_minimum_cover(
         common = sorted(frozenset.intersection(*best))
         options = sorted({w for cover in best for w in cover} - set(common))
         name = next(iter(suggest(mask) if suggest is not None else []), None)
-        hint = f"'# layout: {name}' or " if name else ""
+        hint = f"'# layout: {name}' or the option --layout {name}, or with " if name else ""
         fmt = " ".join(f"{windows[w][0]},{windows[w][1]}" for w in common)
         alts = " ".join(f"{windows[w][0]},{windows[w][1]}" for w in options)
         raise LayoutError(

@@ -24,6 +24,7 @@ from ndoku.solvers.logic.forcing import node_of
 from ndoku.solvers.logic.path import apply
 from ndoku.solvers.logic.techniques import SUBSET_NAMES
 from ndoku.solvers.logic.uniqueness import UniquenessStep
+from ndoku.text.words import plural
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,18 +81,18 @@ class Explanation:
         counts = ", ".join(f"{name} ×{k}" for name, k in path.counts().items())
         hardest = path.hardest
         rated = f"; hardest: {hardest.technique} ({hardest.rating:g})" if hardest else ""
+        steps = plural(len(path.steps), "step")
         if path.solved:
-            return f"solved in {len(path.steps)} steps: {counts or 'nothing to do'}{rated}"
+            return f"solved in {steps}: {counts or 'nothing to do'}{rated}"
         if path.stop == "contradiction":
-            return f"contradiction after {len(path.steps)} steps: the givens break a rule"
+            return f"contradiction after {steps}: the givens break a rule"
+        left = plural(int((path.values == 0).sum()), "cell")
         if path.stop == "timeout":
-            left = int((path.values == 0).sum())
             return (
-                f"stopped by the timeout after {len(path.steps)} steps with {left} cells free "
-                f"(--timeout): {counts}{rated}"
+                f"stopped by the timeout after {steps} with {left} free (--timeout): "
+                f"{counts}{rated}"
             )
-        left = int((path.values == 0).sum())
-        return f"stuck after {len(path.steps)} steps with {left} cells free: {counts}{rated}"
+        return f"stuck after {steps} with {left} free: {counts}{rated}"
 
     def summary_record(self) -> dict[str, object]:
         """The path as a whole: how it stopped, its length, the technique counts, the hardest."""

@@ -54,6 +54,7 @@ from ndoku.tasks.rate import Rating, rate
 from ndoku.tasks.thinning import Aim, seek, thin
 from ndoku.tasks.verify import verify
 from ndoku.text.grid import DIGITS, HEADER_KEYS, LINE_LENGTHS
+from ndoku.text.words import plural
 
 IntArray = NDArray[np.int32]
 
@@ -127,12 +128,14 @@ def layout_puzzle(layout: str) -> Puzzle:
         load_layout(layout)  # an unknown name: the error lists the known ones
         puzzles = read_puzzles(available_layouts()[layout], layout=layout)
     if len(puzzles) != 1:
-        raise NdokuError(f"{layout} holds {len(puzzles)} puzzles; a layout is one empty grid")
+        raise NdokuError(
+            f"{layout} holds {plural(len(puzzles), 'puzzle')}; a layout is one empty grid"
+        )
     [puzzle] = puzzles
     given = int((puzzle.givens > 0).sum())
     if given:
         raise NdokuError(
-            f"{layout} has {given} givens; a layout is an empty grid (0 for each cell, "
+            f"{layout} has {plural(given, 'given')}; a layout is an empty grid (0 for each cell, "
             ". where none is)"
         )
     return puzzle
@@ -344,17 +347,19 @@ def _check_arguments(
     low = minimum_givens(layout)
     if givens < low:
         raise NdokuError(
-            f"{givens} givens cannot make a unique puzzle: with N = {layout.size} symbols a "
-            f"unique puzzle needs at least N − 1 = {low} givens (two symbols missing from the "
-            "givens could be swapped in any solution)"
+            f"{plural(givens, 'given')} cannot make a unique puzzle: with N = {layout.size} "
+            f"symbols a unique puzzle needs at least N − 1 = {low} givens (two symbols missing "
+            "from the givens could be swapped in any solution)"
         )
     if givens > layout.n_cells:
-        raise NdokuError(f"{givens} givens is more than the {layout.n_cells} cells of the layout")
+        raise NdokuError(
+            f"{plural(givens, 'given')} is more than the {layout.n_cells} cells of the layout"
+        )
 
 
 def _comment(command: str | None, givens: IntArray, rating: Rating) -> str:
     count = int((givens > 0).sum())
-    return f"{command + ': ' if command else ''}{count} givens, {rating.headline()}"
+    return f"{command + ': ' if command else ''}{plural(count, 'given')}, {rating.headline()}"
 
 
 def _proved(layout: Puzzle, text: str, givens: IntArray, solution: IntArray) -> Puzzle:

@@ -14,6 +14,7 @@ from ndoku.picture.book import Entry, book
 from ndoku.picture.drawing import picture
 from ndoku.picture.scene import Scene
 from ndoku.tasks.render import grids_text
+from ndoku.text.words import plural
 
 if TYPE_CHECKING:
     from ndoku.tasks.generate import Generated
@@ -50,7 +51,7 @@ def caption(
     >>> caption(p, seed=7)
     '4×4 · 4 givens · seed 7'
     """
-    parts = [name or layout_name(puzzle), f"{int((puzzle.givens > 0).sum())} givens"]
+    parts = [name or layout_name(puzzle), plural(int((puzzle.givens > 0).sum()), "given")]
     if rating is None and rated:
         from ndoku.tasks.rate import rate
 

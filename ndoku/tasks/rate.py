@@ -43,6 +43,7 @@ from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.logic import LEVEL_OF, LEVELS, solve_path
+from ndoku.text.words import plural
 
 IntArray = NDArray[np.int32]
 
@@ -157,7 +158,7 @@ def singles(puzzle: Puzzle, givens: IntArray | None = None) -> bool:
         peers,
         puzzle.size,
     )
-    compile_notice("the singles of the rating", 1, _singles, arguments)
+    compile_notice("the singles of the rating", 3, _singles, arguments)
     return bool(_singles(*arguments))
 
 
@@ -268,9 +269,8 @@ class Rating:
             return f"not rated: {self._unrated()}"
         bound = "≥" if self.lower_bound else ""
         counts = ", ".join(f"{name} ×{k}" for name, k in self.counts.items())
-        path = f"{self.steps} steps" + (" before the timeout" if self.lower_bound else "")
-        nodes = f"{self.nodes:,} node" + ("" if self.nodes == 1 else "s")
-        guesses = f"{self.guesses:,} guess" + ("" if self.guesses == 1 else "es")
+        path = plural(self.steps, "step") + (" before the timeout" if self.lower_bound else "")
+        nodes, guesses = plural(self.nodes, "node", ","), plural(self.guesses, "guess", ",")
         line = (
             f"{bound + self.level:<15} {bound + format(self.score, '.1f'):>5}  "
             f"{self.hardest or 'nothing to solve'}; {path}{': ' + counts if counts else ''}; "
@@ -278,10 +278,8 @@ class Rating:
         )
         if self.chains and self.proposals is not None:
             at_least = "≥" if self.at_least else ""
-            line += (
-                f"; chains {at_least}{self.proposals:,} proposals ({self.chains_solved}/"
-                f"{self.chains} solved)"
-            )
+            proposals = plural(self.proposals, "proposal", ",")
+            line += f"; chains {at_least}{proposals} ({self.chains_solved}/{self.chains} solved)"
         return line
 
     def _unrated(self) -> str:
@@ -305,7 +303,7 @@ def ratings_summary(ratings: Sequence[Rating]) -> str:
     parts += [f"{unrated} not rated"] if unrated else []
     scores = sorted(r.score for r in whole if r.score is not None)
     median = f"; median score {scores[len(scores) // 2]:.1f}" if scores else ""
-    return f"{len(ratings)} puzzles: {', '.join(parts)}{median}"
+    return f"{plural(len(ratings), 'puzzle')}: {', '.join(parts)}{median}"
 
 
 def rate(

@@ -27,6 +27,7 @@ from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX
 from ndoku.solvers.logic import Board, Step
 from ndoku.text.grid import DIGITS, EMPTY, MISSING
+from ndoku.text.words import plural
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -168,7 +169,9 @@ def describe(puzzle: Puzzle) -> str:
     parts.append("jigsaw regions" if layout.box is None else f"boxes {layout.boxes_text()}")
     if layout.extras:
         parts.append(f"extra units: {layout.extras_text()}")
-    parts.append(f"{puzzle.n_cells} cells, {int((puzzle.givens > 0).sum())} givens")
+    parts.append(
+        f"{plural(puzzle.n_cells, 'cell')}, {plural(int((puzzle.givens > 0).sum()), 'given')}"
+    )
     return ", ".join(parts)
 
 

@@ -3,15 +3,14 @@
 Glossary
 --------
 method
-    How a puzzle is solved: ``auto`` (propagation, then exact search: the default),
-    ``exact`` (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by
-    default), ``hybrid`` (pruning fixes every forced cell, the exact search looks for a first
-    solution on a budget of nodes, then the chain fills the rest within the candidates; the
-    chain alone when a setting of the chain is given) or ``tempering``
-    (replicas of the box-swap chain on a temperature ladder, which exchange states; for large
-    puzzles; pruned like hybrid unless told not to)
-    or ``hillclimb`` (random-restart hill climbing: box swaps at T = 0, a fresh random fill
-    after each plateau).
+    How a puzzle is solved: ``auto`` (propagation, then exact search: the default), ``exact``
+    (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by default), ``hybrid``
+    (pruning fixes every forced cell, the exact search looks for a first solution on a budget of
+    nodes, then the chain fills the rest within the candidates; the chain alone when a setting
+    of the chain is given) or ``tempering`` (replicas of the box-swap chain on a temperature
+    ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to) or
+    ``hillclimb`` (random-restart hill climbing: box swaps at T = 0, a fresh random fill after
+    each plateau).
 teaching search
     The exact methods with another ``propagation`` or ``branching`` than ndoku's own
     (``full`` and ``mrv``): the backtracking of the search study
@@ -69,6 +68,7 @@ from ndoku.solvers.chains.hybrid import HYBRID_NODES, search_first
 from ndoku.solvers.exact import ExactResult, solve_batch
 from ndoku.solvers.study import DEFAULT_BRANCHING, DEFAULT_PROPAGATION, search_study
 from ndoku.tasks.verify import verify, verify_all
+from ndoku.text.words import plural
 
 IntArray = NDArray[np.int32]
 
@@ -194,14 +194,14 @@ class Outcome:
                 what = "the first one found is printed" if shown else "refused by --unique"
                 return f"more than one solution ({result.count} found before stopping): {what}"
             reason = "node limit (--max-nodes)" if result.stop == "nodes" else "timeout"
-            return f"no answer yet: the exact search hit the {reason} after {result.nodes:,} nodes"
-        reason = {"timeout": "the timeout", "max-proposals": "the proposal limit"}.get(
-            result.stop, result.stop
-        )
+            nodes = plural(result.nodes, "node", ",")
+            return f"no answer yet: the exact search hit the {reason} after {nodes}"
+        stops = {"timeout": "the timeout", "max-proposals": "the proposal limit"}
+        reason = stops.get(result.stop, result.stop)
         return (
-            f"unsolved: stopped by {reason} after {result.proposals:,} proposals; best energy "
-            f"{result.best_energy} (0 is solved). Try another --seed, a longer --timeout, "
-            "--method auto, or --pretty to see the conflicts."
+            f"unsolved: stopped by {reason} after {plural(result.proposals, 'proposal', ',')}; "
+            f"best energy {result.best_energy} (0 is solved). Try another --seed, a longer "
+            "--timeout, --method auto, or --pretty to see the conflicts."
         )
 
     def drawn(self, unique: bool = False) -> IntArray | None:
@@ -217,7 +217,7 @@ class Outcome:
         >>> from ndoku.model.puzzle import read_puzzles
         >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
         >>> solve(p).caption().split(": ")[1]
-        'unique, 1 nodes, 0 guesses'
+        'unique, 1 node, 0 guesses'
         """
         result = self.result
         if self.status == "unsolved" and isinstance(result, ChainResult):
@@ -225,15 +225,14 @@ class Outcome:
         if not self.shown(unique):
             return f"{self.status}: the givens are shown"
         if isinstance(result, ChainResult):
-            return (
-                f"solved by {self.method} in {self.seconds:.3f} s: {result.proposals:,} "
-                f"proposals, seed {result.seed}, T = {result.temperature:g}"
-            )
+            proposals = plural(result.proposals, "proposal", ",")
+            seeded = f"seed {result.seed}, T = {result.temperature:g}"
+            return f"solved by {self.method} in {self.seconds:.3f} s: {proposals}, {seeded}"
         assert result is not None  # shown: solved
         proof = {True: "unique", False: "not unique", None: "uniqueness not checked"}
         return (
-            f"solved by {self.method} in {self.seconds * 1000:.2f} ms: "
-            f"{proof[result.unique]}, {result.nodes:,} nodes, {result.guesses:,} guesses"
+            f"solved by {self.method} in {self.seconds * 1000:.2f} ms: {proof[result.unique]}, "
+            f"{plural(result.nodes, 'node', ',')}, {plural(result.guesses, 'guess', ',')}"
         )
 
 
@@ -418,7 +417,7 @@ class Runs:
         ('3 of 3 runs solved', 0)
         """
         solved = [run for run in self.outcomes if run.answered]
-        text = f"{len(solved)} of {len(self.outcomes)} runs solved"
+        text = f"{len(solved)} of {plural(len(self.outcomes), 'run')} solved"
         if solved:
             seconds = sorted(run.seconds for run in solved)
             text += f", median {seconds[len(seconds) // 2]:.3f} s"
@@ -502,7 +501,8 @@ class Tally:
 
     def __str__(self) -> str:
         parts = ", ".join(f"{k} {status}" for status, k in self.counts.items())
-        return f"{sum(self.counts.values())} puzzles: {parts} ({self.seconds:.3f} s solving)"
+        puzzles = plural(sum(self.counts.values()), "puzzle")
+        return f"{puzzles}: {parts} ({self.seconds:.3f} s solving)"
 
 
 def _chain_outcome(puzzle: Puzzle, method: str, options: Options) -> Outcome:
