@@ -209,7 +209,7 @@ def test_layouts_lists_every_template(run: CliRun) -> None:
     assert lines[0].split()[:3] == ["layout", "canvas", "grid"]
     samurai = next(line for line in lines if line.startswith("samurai "))
     assert samurai.split()[1:8] == ["21×21", "9×9", "5", "3×3", "-", "369", "131"]
-    assert len(lines) == 1 + 24
+    assert len(lines) == 1 + 26
 
 
 def test_graph_exports_graphml(run: CliRun, tmp_path: Path) -> None:

@@ -546,7 +546,7 @@ def test_damaged_pasted_grids_are_read_or_refused(edits: list[tuple[int, str]], 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("------+------+------\n", "line 1, column 1: only rules, no grid rows"),
+        ("------+------+------\n", "line 1, column 1: only dividers, no grid rows"),
         ("1 2 | 3 4\n3 4 | 1\n----+----\n2 1 | 4 3\n4 3 | 2 1\n", "line 2, column 8: ragged row"),
         ("[Puzzle]\n", "holds no puzzle"),
     ],

@@ -36,16 +36,22 @@ def infer_box(size: int) -> Box | None:
     return (rows, size // rows) if rows else None
 
 
-def _options(max_value: int, box: Box | None, region_size: int | None) -> list[tuple[int, Box]]:
+def _options(
+    max_value: int, box: Box | None, region_size: int | None, latin: bool = False
+) -> list[tuple[int, Box]]:
     """``(N, lattice)`` pairs to try, in order of preference.
 
-    Square boxes first (largest first), then rectangular ones; sizes below the largest value
-    are tried only when nothing else fits (and then the value is reported out of range).
+    Square boxes first (largest first), then rectangular ones; without boxes (``latin``),
+    every size, largest first, anywhere on the canvas. Sizes below the largest value are
+    tried only when nothing else fits (and then the value is reported out of range).
     """
     if region_size is not None:
         return [(region_size, (1, 1))]
     if box is not None:
         return [(box[0] * box[1], box)]
+    if latin:
+        ordered = [(size, (1, 1)) for size in range(MAX_SYMBOLS, 3, -1)]
+        return [o for o in ordered if o[0] >= max_value] + [o for o in ordered if o[0] < max_value]
     squares = [(n * n, (n, n)) for n in BOX_SIDES]
     rectangles = [
         (size, lattice)
@@ -63,14 +69,15 @@ def find_layout(
     max_value: int = 0,
     box: Box | None = None,
     region_size: int | None = None,
+    latin: bool = False,
     suggest: Callable[[NDArray[np.bool_]], list[str]] | None = None,
 ) -> tuple[int, Box, tuple[Corner, ...]]:
     """Find the sub-grids of a canvas from its shape: ``(N, lattice, corners)``.
 
-    Takes the first size (see :func:`_options`) whose complete, lattice-aligned windows cover
-    every cell; of those windows it keeps the smallest set that still covers every cell, and
-    refuses when that set is not unique (naming a layout file of this shape that ``suggest``
-    finds).
+    Takes the first size (see :func:`_options`; ``latin``: sub-grids without boxes) whose
+    complete, lattice-aligned windows cover every cell; of those windows it keeps the
+    smallest set that still covers every cell, and refuses when that set is not unique
+    (naming a layout file of this shape that ``suggest`` finds).
 
     Examples
     --------
@@ -82,6 +89,8 @@ def find_layout(
     ((0, 0), (0, 12), (6, 6), (12, 0), (12, 12))
     >>> find_layout(np.ones((6, 6), dtype=bool), max_value=6)[:2]
     (6, (2, 3))
+    >>> find_layout(np.ones((7, 7), dtype=bool), latin=True)[::2]
+    (7, ((0, 0),))
     """
     side = mask.shape[0]
     if mask.size and not mask.any():
@@ -95,7 +104,7 @@ def find_layout(
         )
     check_cells(mask)
     closest: tuple[int, int, Box] | None = None  # (cells covered, N, lattice) of the best try
-    for size, lattice in _options(max_value, box, region_size):
+    for size, lattice in _options(max_value, box, region_size, latin):
         if size > min(mask.shape):
             continue
         windows = _complete_windows(mask, size, _lattice(mask, lattice))
@@ -141,15 +150,17 @@ def declared_layout(
     max_value: int = 0,
     box: Box | None = None,
     region_size: int | None = None,
+    latin: bool = False,
 ) -> tuple[int, Box]:
-    """N and lattice of declared sub-grid corners: the first size that fits them all.
+    """N and lattice of declared sub-grid corners: the first size that fits them all
+    (``latin``: sub-grids without boxes).
 
     >>> import numpy as np
     >>> declared_layout(np.ones((12, 12), dtype=bool), [(0, 0), (0, 3), (3, 0), (3, 3)])
     (9, (3, 3))
     """
     check_cells(mask)
-    for size, lattice in _options(max_value, box, region_size):
+    for size, lattice in _options(max_value, box, region_size, latin):
         if len(_complete_windows(mask, size, corners)) != len(corners):
             continue
         if _covered(mask, corners, size).sum() == mask.sum():

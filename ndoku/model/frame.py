@@ -4,12 +4,17 @@ A frame is built once per layout and handed to every puzzle of it, so that units
 are built once per batch, and a solver's per-layout tables (the propagation kernels'
 topology and locked-candidates program, …) once per frame. Whether two puzzles have the same
 layout is decided in one place: their frames' :attr:`Frame.key`.
+
+Variant rules that are units or peers (``disjoint``, a ``region`` of N cells, ``antiknight``,
+``antiking``: :mod:`ndoku.model.constraints`) make a frame of their own, its units and peers
+those of the layout and theirs, so that every solver that reads units and peers sees them;
+its key tells it apart from the layout's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -17,7 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.jit import kernel
-from ndoku.model.layout import Layout
+from ndoku.model.cover import Corner
+from ndoku.model.layout import Extra, Layout
 from ndoku.model.units import Units, build_units, number_cells, peers_of
 from ndoku.text.grid import Grid
 
@@ -35,6 +41,8 @@ class Frame:
         Cell number of each canvas position, -1 where missing.
     cell_rc : ndarray of int32, shape (cells, 2)
         Canvas row and column of each cell.
+    added : tuple of (int, int)
+        Peers beyond the units' (an anti-knight's pairs of cells, smaller first).
 
     Examples
     --------
@@ -51,11 +59,28 @@ class Frame:
     cell_rc: IntArray
     units: Units
     _tables: dict[str, Any] = field(default_factory=dict, repr=False)
+    added: tuple[tuple[int, int], ...] = ()
 
     @classmethod
-    def of(cls, layout: Layout) -> Frame:
+    def of(
+        cls,
+        layout: Layout,
+        units: Sequence[Sequence[Corner]] = (),
+        peers: Sequence[tuple[int, int]] = (),
+    ) -> Frame:
+        """The frame of a layout, with more units (N canvas positions each) and more peers
+        (pairs of cell numbers, smaller first) when rules add them.
+
+        >>> from ndoku.model.layout import load_layout
+        >>> plain = Frame.of(load_layout("4x4"))
+        >>> knight = Frame.of(load_layout("4x4"), peers=[(0, 6)])
+        >>> int(knight.peers[0][1]) - int(plain.peers[0][1]), knight.key == plain.key
+        (1, False)
+        """
         index, cell_rc = number_cells(layout.mask)
-        return cls(layout, index, cell_rc, build_units(layout, index))
+        more = tuple(Extra("rule", tuple(unit)) for unit in units)
+        built = replace(layout, extras=(*layout.extras, *more)) if more else layout
+        return cls(layout, index, cell_rc, build_units(built, index), added=tuple(peers))
 
     @property
     def size(self) -> int:
@@ -67,9 +92,9 @@ class Frame:
         return len(self.cell_rc)
 
     @cached_property
-    def key(self) -> tuple[int, tuple[int, ...], bytes, bytes, bytes, bytes]:
+    def key(self) -> tuple[int, tuple[int, ...], bytes, bytes, bytes, bytes, bytes]:
         """Equal for two frames exactly when their cells lie at the same canvas positions and
-        their units (and unit kinds) are the same: puzzles of one layout."""
+        their units (and unit kinds) and peers are the same: puzzles of one layout."""
         units = self.units
         mask = self.layout.mask
         return (
@@ -79,12 +104,13 @@ class Frame:
             units.ptr.tobytes(),
             units.cells.tobytes(),
             units.kind.tobytes(),
+            np.array(sorted(set(self.added)), dtype=np.int32).tobytes(),
         )
 
     @cached_property
     def peers(self) -> tuple[IntArray, IntArray]:
         """CSR of cell → peers, each cell's peers rising."""
-        return peers_of(self.units, self.n_cells)
+        return peers_of(self.units, self.n_cells, self.added)
 
     @cached_property
     def cell_units(self) -> tuple[IntArray, IntArray]:

@@ -49,7 +49,8 @@ _BOX_HEADER = re.compile(r"^(\d+)\s*[x×*]\s*(\d+)$")
 
 @dataclass(frozen=True)
 class Extra:
-    """An extra unit: its kind (``diagonal``, ``window``, ``unit``, ``map``) and canvas cells."""
+    """An extra unit: its kind (``diagonal``, ``window``, ``unit``, ``map``, or ``rule``: a
+    variant rule's, on a frame only) and canvas cells."""
 
     kind: str
     cells: tuple[Corner, ...]
@@ -66,7 +67,8 @@ class Layout:
     size : int
         N, the number of symbols and the side of every sub-grid.
     box : (int, int) or None
-        Rows and columns of a box; None when a region map replaces the boxes.
+        Rows and columns of a box; None when a region map replaces the boxes, or when the
+        sub-grids have none (``# box: none``: Latin squares, rows and columns only).
     corners : tuple of (int, int)
         Top-left canvas position of each sub-grid, in reading order.
     regions : ndarray of int32 or None
@@ -98,18 +100,23 @@ class Layout:
     def cells(self) -> int:
         return int(self.mask.sum())
 
+    @property
+    def latin(self) -> bool:
+        """Whether the sub-grids have neither boxes nor regions: rows and columns only."""
+        return self.box is None and self.regions is None
+
     def corners_text(self) -> str:
         """The sub-grids as written in a ``# subgrids:`` header."""
         return " ".join(f"{r},{c}" for r, c in self.corners)
 
     def boxes_text(self) -> str:
-        """How the boxes are given: ``3×3``, ``2×3 (inferred)`` or ``jigsaw``.
+        """How the boxes are given: ``3×3``, ``2×3 (inferred)``, ``jigsaw`` or ``none``.
 
         >>> load_layout("samurai").boxes_text()
         '3×3'
         """
         if self.box is None:
-            return "jigsaw"
+            return "none" if self.regions is None else "jigsaw"
         return f"{self.box[0]}×{self.box[1]}" + (" (inferred)" if self.box_inferred else "")
 
     def extras_text(self) -> str:
@@ -134,16 +141,19 @@ def parse_corners(header: Header) -> list[Corner]:
     return corners
 
 
-def parse_box(header: Header) -> Box:
-    """The box of a ``# box: 2x3`` header (rows × columns).
+def parse_box(header: Header) -> Box | None:
+    """The box of a ``# box: 2x3`` header (rows × columns); None for ``# box: none``, sub-grids
+    without boxes (Latin squares).
 
-    >>> parse_box(Header(1, "3x4"))
-    (3, 4)
+    >>> parse_box(Header(1, "3x4")), parse_box(Header(1, "None"))
+    ((3, 4), None)
     """
+    if header.value.strip().lower() == "none":
+        return None
     match = _BOX_HEADER.match(header.value.strip())
     if not match or int(match[1]) < 1 or int(match[2]) < 1:
         raise LayoutError(
-            f"bad box {header.value!r} in '# box:': expected rows x columns such as '2x3'",
+            f"bad box {header.value!r} in '# box:': expected rows x columns such as '2x3', or none",
             header.line,
         )
     rows, cols = int(match[1]), int(match[2])
@@ -378,13 +388,13 @@ def _own_layout(
 ) -> Layout:
     """The layout a puzzle describes itself: shape, ``# subgrids:``, ``# box:``, region map."""
     box = parse_box(box_header) if box_header is not None else None
-    if box is not None and regions is not None:
+    if box_header is not None and regions is not None:
         raise LayoutError(
-            "'# box:' and a region map both describe the boxes; keep one",
-            box_header.line if box_header else None,
+            "'# box:' and a region map both describe the boxes; keep one", box_header.line
         )
+    latin = box_header is not None and box is None
     region_size = None if regions is None else int((regions == 0).sum())
-    options = {"max_value": grid.top, "box": box, "region_size": region_size}
+    options = {"max_value": grid.top, "box": box, "region_size": region_size, "latin": latin}
     declared = grid.header("subgrids")
     try:
         if declared is not None:
@@ -408,6 +418,8 @@ def _own_layout(
         ) from None
     if regions is not None:
         return Layout(mask, size, None, corners, regions=regions)
+    if latin:
+        return Layout(mask, size, None, corners)
     inferred = box is None and lattice[0] != lattice[1]
     return Layout(mask, size, lattice, corners, box_inferred=inferred)
 
@@ -420,7 +432,8 @@ def _check_agrees(grid: Grid, layout: Layout, regions: NDArray[np.int32] | None)
             f"'# subgrids:' differs from layout {layout.name} ({layout.corners_text()}); keep one",
             subgrids.line,
         )
-    if box is not None and parse_box(box) != layout.box:
+    boxes = None if box is None else parse_box(box)
+    if box is not None and (boxes != layout.box or (boxes is None and not layout.latin)):
         raise LayoutError(
             f"'# box:' differs from layout {layout.name} ({layout.boxes_text()}); keep one",
             box.line,

@@ -13,7 +13,7 @@ Arrays of a puzzle (the terms are those of the package glossary, :mod:`ndoku`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,10 +22,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import ConflictError, ParseError
+from ndoku.model.constraints import Lowered, lower
 from ndoku.model.frame import Frame
 from ndoku.model.layout import Layout
 from ndoku.model.reading import read_batch, read_grid
+from ndoku.model.rules import Rule, rule_text
 from ndoku.model.units import BOX, KIND_NAMES, Units
+from ndoku.model.variants import check_rules, make_rules, ruled_frame
 from ndoku.text.formats import parse, read_file
 from ndoku.text.grid import DIGITS, MISSING, Grid, format_grid
 
@@ -50,6 +53,13 @@ class Puzzle:
     frame: Frame  # shared by the puzzles of one layout
     givens: IntArray
     candidates: NDArray[np.uint64] | None = None  # pencil marks: each cell's candidates
+    rules: tuple[Rule, ...] = ()  # variant rules (:mod:`ndoku.model.rules`)
+
+    @cached_property
+    def lowered(self) -> Lowered:
+        """The rules as constraints, units and peers (:func:`ndoku.model.constraints.lower`);
+        the units and peers are the frame's too."""
+        return lower(self.rules, self.layout, self.index)
 
     @property
     def layout(self) -> Layout:
@@ -109,8 +119,22 @@ class Puzzle:
         return out
 
     def text(self, values: NDArray[np.integer] | None = None) -> str:
-        """Values (default: the givens) written in the input's own style and shape."""
-        return format_grid(self.grid, self.canvas(self.givens if values is None else values))
+        """Values (default: the givens) written in the input's own style and shape; then,
+        when the puzzle has rules, a blank line and its rules, one a line.
+
+        >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 0\\n\\ncage 7: R1C2..r1c3")
+        >>> print(p.text(), end="")
+        1 0 0 0
+        0 0 0 0
+        0 0 0 0
+        0 0 0 0
+        <BLANKLINE>
+        cage 7: r1c2 r1c3
+        """
+        grid = format_grid(self.grid, self.canvas(self.givens if values is None else values))
+        if not self.rules:
+            return grid
+        return grid + "\n" + "".join(rule_text(rule, self.cell_rc) + "\n" for rule in self.rules)
 
     def locate(self, cell: int) -> str:
         """``line L, column C`` of a cell in the input text."""
@@ -154,9 +178,23 @@ def read_puzzles(
     grids = parse(text, source, symbols)
     if grids[0].style.kind == "line":
         grids = read_batch(grids)
-    return [
+    puzzles = [
         from_grid(grid, layout, frames if grid.style.kind == "line" else None) for grid in grids
     ]
+    return _sharing_frames(puzzles) if len(puzzles) > 1 else puzzles
+
+
+def _sharing_frames(puzzles: list[Puzzle]) -> list[Puzzle]:
+    """Puzzles of one layout in a batch of grids share one frame, so that what solvers build
+    per frame (their tables) is built once, as for a batch of one-line puzzles."""
+    shared: dict[object, Frame] = {}
+    out = []
+    for puzzle in puzzles:
+        layout = puzzle.layout
+        key = (puzzle.frame.key, layout.name, layout.box, layout.box_inferred, layout.corners)
+        frame = shared.setdefault(key, puzzle.frame)
+        out.append(puzzle if frame is puzzle.frame else replace(puzzle, frame=frame))
+    return out
 
 
 def from_grid(
@@ -172,7 +210,15 @@ def from_grid(
     cell_rc = frame.cell_rc
     givens = grid.values[cell_rc[:, 0], cell_rc[:, 1]].astype(np.int32)
     marks = None if grid.marks is None else grid.marks[cell_rc[:, 0], cell_rc[:, 1]].copy()
-    puzzle = Puzzle(grid, frame, givens, marks)
+    if not grid.rules:
+        puzzle = Puzzle(grid, frame, givens, marks)
+        _check_givens(puzzle)
+        return puzzle
+    rules = make_rules(grid.rules, frame)
+    frame, lowered = ruled_frame(frame, rules)
+    check_rules(grid, frame, givens, rules, lowered)
+    puzzle = Puzzle(grid, frame, givens, marks, rules)
+    vars(puzzle)["lowered"] = lowered  # the cached property, computed above
     _check_givens(puzzle)
     return puzzle
 

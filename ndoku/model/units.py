@@ -123,8 +123,11 @@ def build_units(layout: Layout, index: IntArray) -> Units:
     return units
 
 
-def peers_of(units: Units, n_cells: int) -> tuple[IntArray, IntArray]:
-    """CSR of cell → peers (the cells sharing a unit with it), each cell's peers rising.
+def peers_of(
+    units: Units, n_cells: int, more: Sequence[tuple[int, int]] = ()
+) -> tuple[IntArray, IntArray]:
+    """CSR of cell → peers (the cells sharing a unit with it, and the pairs of ``more``),
+    each cell's peers rising.
 
     >>> from ndoku.model.layout import load_layout
     >>> layout = load_layout("4x4")
@@ -141,7 +144,11 @@ def peers_of(units: Units, n_cells: int) -> tuple[IntArray, IntArray]:
     starts = np.repeat(units.ptr[:-1].astype(np.int64)[unit_of], partners)
     offsets = np.arange(len(cells)) - np.repeat(np.cumsum(partners) - partners, partners)
     others = units.cells[starts + offsets].astype(np.int64)
-    pairs = np.unique(cells[cells != others] * n_cells + others[cells != others])
+    pairs = cells[cells != others] * n_cells + others[cells != others]
+    if more:
+        a, b = np.array(more, dtype=np.int64).T
+        pairs = np.concatenate([pairs, a * n_cells + b, b * n_cells + a])
+    pairs = np.unique(pairs)
     ptr = np.zeros(n_cells + 1, dtype=np.int32)
     ptr[1:] = np.cumsum(np.bincount(pairs // n_cells, minlength=n_cells))
     return ptr, (pairs % n_cells).astype(np.int32)

@@ -9,7 +9,7 @@ chars
     One row per line, one character per cell, no spaces (``53..7....`` would be read with
     ``.`` as a missing cell; see :mod:`ndoku.model.puzzle` for single grids).
 pasted
-    Either of those with rules and bars (``4 . . |. . . |8 . 5``), as forums, books and
+    Either of those with dividers and bars (``4 . . |. . . |8 . 5``), as forums, books and
     Simple Sudoku write them, or a drawing such as ndoku's own ``--pretty`` output, whose
     cells stand in aligned columns (a blank column is a missing cell, ``.`` an empty one).
     The answer is written into the same template.
@@ -30,6 +30,10 @@ lists of lists
     As programs print grids: JSON, Python, LeetCode's ``board = [["5","3",".",…],…]``; a
     list of them is a batch, and each answer is its own text with the items replaced: see
     :mod:`ndoku.text.nested`.
+rules
+    After any grid but a list of lists (and after its maps), a blank line and its variant
+    rules, one a line (``cage 15: r1c1 r1c2``): :mod:`ndoku.text.rules` reads them,
+    :mod:`ndoku.text.ruled` gives each block to its grid.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from numpy.typing import NDArray
 from ndoku.errors import NdokuError, ParseError
 from ndoku.limits import MAX_SYMBOLS
 from ndoku.text.alphabet import DIGITS, EMPTY, parse_symbols
-from ndoku.text.blocks import Span, bands, grouped, is_title, puzzles, row_spans
+from ndoku.text.blocks import Span, bands, grouped, is_title, row_spans
 from ndoku.text.grid import (
     BARS,
     HEADER_KEYS,
@@ -73,13 +77,14 @@ from ndoku.text.marks import (
     sukaku_rows,
 )
 from ndoku.text.nested import is_nested, read_nested
+from ndoku.text.ruled import ruled_puzzles, take_rules, with_rules
 
-#: Characters a rule may hold besides bars and spaces: dashes, crossings and box drawing.
-_RULE_MARKS = "-_=+*~" + "".join(chr(c) for c in range(0x2500, 0x2580) if chr(c) not in BARS)
+#: Characters a divider may hold besides bars and spaces: dashes, crossings and box drawing.
+_DIVIDER_MARKS = "-_=+*~" + "".join(chr(c) for c in range(0x2500, 0x2580) if chr(c) not in BARS)
 #: Of those, the ones no row of empty cells holds (``-`` and ``_`` are empty marks).
-_RULE_ONLY = set(_RULE_MARKS) - set("-_")
-#: Corners HoDoKu draws its rules with (``.---.``, ``:---+``, ``'---'``): rule marks only on a
-#: line with a run of dashes and no space.
+_DIVIDER_ONLY = set(_DIVIDER_MARKS) - set("-_")
+#: Corners HoDoKu draws its dividers with (``.---.``, ``:---+``, ``'---'``): divider marks
+#: only on a line with a run of dashes and no space.
 _CORNERS = set(".:'")
 _HEADER = re.compile(r"#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 _SECTION = re.compile(r"^\[\s*([A-Za-z][\w ]*?)\s*\]$")
@@ -152,14 +157,14 @@ def parse(text: str, source: str = "<text>", symbols: str | None = None) -> list
     [[1, 0], [-1, 2]]
     >>> [g.values.shape for g in parse("0" * 81 + "\\n" + "." * 81)]
     [(9, 9), (9, 9)]
-    >>> [g] = parse("1 2 | 0 0\\n----+----\\n0 0 | 1 2\\n")  # a rule and bars
+    >>> [g] = parse("1 2 | 0 0\\n----+----\\n0 0 | 1 2\\n")  # a divider and bars
     >>> g.values.tolist()
     [[1, 2, 0, 0], [0, 0, 1, 2]]
     """
-    read = _read(text, source, symbols)
+    read, rules = _read(text, source, symbols)
     if isinstance(read, _Lines):
-        return [parse_line(n, line, read.alphabet, read.headers, source) for n, line in read.lines]
-    return read
+        read = [parse_line(n, line, read.alphabet, read.headers, source) for n, line in read.lines]
+    return with_rules(read, rules) if rules else read
 
 
 def parse_table(text: str, source: str = "<text>", symbols: str | None = None) -> LineTable | None:
@@ -171,8 +176,8 @@ def parse_table(text: str, source: str = "<text>", symbols: str | None = None) -
     >>> parse_table("1 0\\n. 2\\n") is None
     True
     """
-    read = _read(text, source, symbols)
-    if isinstance(read, _Lines):
+    read, rules = _read(text, source, symbols)
+    if isinstance(read, _Lines) and not rules:
         return line_table(read.lines, read.alphabet, read.headers, source)
     return None
 
@@ -186,11 +191,25 @@ class _Lines:
     headers: dict[str, tuple[Header, ...]]
 
 
-def _read(text: str, source: str, symbols: str | None) -> list[Grid] | _Lines:
-    """The grids of ``text``, or the lines of a batch of one-line puzzles (see :func:`parse`)."""
+def _read(text: str, source: str, symbols: str | None) -> tuple[list[Grid] | _Lines, list[Block]]:
+    """The grids of ``text``, or the lines of a batch of one-line puzzles (see :func:`parse`);
+    and the blocks of rule lines, which belong to the grid before each."""
     if is_nested(text):
-        return read_nested(text, source, parse_symbols(symbols) if symbols else None)
+        return read_nested(text, source, parse_symbols(symbols) if symbols else None), []
     headers, blocks = _split(text)
+    blocks, rules = take_rules(blocks)
+    return _read_blocks(headers, blocks, rules, source, symbols), rules
+
+
+def _read_blocks(
+    headers: dict[str, tuple[Header, ...]],
+    blocks: list[Block],
+    rules: list[Block],
+    source: str,
+    symbols: str | None,
+) -> list[Grid] | _Lines:
+    """The grids of the blocks of a file (with ``rules``, its rule blocks, taken out), or
+    the lines of a batch of one-line puzzles."""
     spec = symbols if symbols is not None else _single(headers, "symbols")
     alphabet = parse_symbols(spec) if spec else None
     if not blocks:
@@ -215,7 +234,7 @@ def _read(text: str, source: str, symbols: str | None) -> list[Grid] | _Lines:
         lines = lines[1:]  # quizzes,solutions: the names of the fields below
     elif (
         line_field(first.lines[0][1]) is None
-        or _is_rule(first.lines[0][1])
+        or _is_divider(first.lines[0][1])
         or _is_square_chars(first)
         or _is_square_chars(bands(blocks[:MAX_SYMBOLS])[0])
     ):
@@ -223,7 +242,7 @@ def _read(text: str, source: str, symbols: str | None) -> list[Grid] | _Lines:
         # characters excepted: that is a 16×16 grid).
         return [
             _parse_block(grid, maps, alphabet, headers, source)
-            for grid, maps in puzzles(bands(blocks))
+            for grid, maps in ruled_puzzles(blocks, rules)
         ]
     return _Lines(lines, alphabet, headers)
 
@@ -312,17 +331,17 @@ def _separator(lines: Sequence[str]) -> str | None:
     return None
 
 
-def _is_rule(text: str, strict: bool = True) -> bool:
-    """A line of rule marks, bars and spaces; ``strict``: one no row of empty cells could be
-    (it holds a mark other than ``-`` and ``_``)."""
+def _is_divider(text: str, strict: bool = True) -> bool:
+    """A divider: a line of divider marks, bars and spaces; ``strict``: one no row of empty
+    cells could be (it holds a mark other than ``-`` and ``_``)."""
     marks = {ch for ch in text if not ch.isspace()}
     corners = marks & _CORNERS
     if corners and ("--" not in text or any(ch.isspace() for ch in text.strip())):
         return False
     marks -= corners
-    if not marks or not marks <= set(_RULE_MARKS + BARS):
+    if not marks or not marks <= set(_DIVIDER_MARKS + BARS):
         return False
-    return not strict or bool(marks & _RULE_ONLY or corners)
+    return not strict or bool(marks & _DIVIDER_ONLY or corners)
 
 
 def _spaced(text: str) -> bool:
@@ -339,8 +358,8 @@ def _parse_block(
 ) -> Grid:
     lines = block.lines
     # Blank lines (between the bands of a grid) are kept only for the answer's template.
-    content = [(n, t) for n, t in lines if t and not _is_rule(t, strict=False)]
-    dashed = [(n, t) for n, t in lines if t and _is_rule(t, strict=False) and not _is_rule(t)]
+    content = [(n, t) for n, t in lines if t and not _is_divider(t, strict=False)]
+    dashed = [(n, t) for n, t in lines if t and _is_divider(t, strict=False) and not _is_divider(t)]
     separator = _separator([t for _, t in content])
     shown = content or dashed
     in_groups = separator is None and grouped([t for _, t in content])
@@ -353,7 +372,7 @@ def _parse_block(
     }
     rows = [(n, t, found[n]) for n, t in lines if n in keep]
     if not rows:
-        raise ParseError("only rules, no grid rows (rows hold symbols, 0 or .)", lines[0][0], 1)
+        raise ParseError("only dividers, no grid rows (rows hold symbols, 0 or .)", lines[0][0], 1)
     bars = any(ch in BARS for _, t, _ in rows for ch in t)
     # Cells stand in columns only in a drawing in box-drawing bars; typed rows must be full.
     drawing = any(ch in BARS[2:] for _, t, _ in rows for ch in t)
@@ -483,7 +502,7 @@ def _outlines(
     width: int,
 ) -> NDArray[np.int32]:
     """The region of each canvas position of a drawing: cells side by side share a region
-    unless a bar stands between them, cells one above the other unless a rule mark stands
+    unless a bar stands between them, cells one above the other unless a divider mark stands
     above the lower one's token, on a line between them. -1 where no cell is drawn."""
     height = len(rows)
     span = {}
@@ -510,11 +529,12 @@ def _outlines(
                     join((r, c), (r, c + 1))
         if r + 1 == height:
             break
-        rules = [text for _, text in lines[place[number] + 1 : place[rows[r + 1][0]]]]
+        dividers = [text for _, text in lines[place[number] + 1 : place[rows[r + 1][0]]]]
         for c in range(width):
             if (r, c) in span and (r + 1, c) in span:
                 start, end = span[r + 1, c]
-                if not any(ch in _RULE_MARKS for rule in rules for ch in rule[start:end]):
+                marks = (ch for divider in dividers for ch in divider[start:end])
+                if not any(ch in _DIVIDER_MARKS for ch in marks):
                     join((r, c), (r + 1, c))
     regions = np.full((height, width), -1, dtype=np.int32)
     numbers: dict[int, int] = {}

@@ -12,13 +12,15 @@ Glossary
 written
     The text of each token as it stands in the input (``0``, ``F``, ``12``, ``.``).
 style
-    How the text was written (tokens, characters, one line, a template of rules and bars);
+    How the text was written (tokens, characters, one line, a template of dividers and bars);
     output is written the same way.
-rule
+divider
     A line of a pasted grid that only separates: ``------+------+------``, ``-----------``
     between the rows of a Simple Sudoku ``.ss`` file, box-drawing lines (``├───┼───┤``).
 bar
     A separator inside a row: ``|`` or a box-drawing ``│``; cells are read around it.
+rule
+    A variant rule written after the grid (``cage 15: r1c1 r1c2``): :mod:`ndoku.text.rules`.
 
 The formats ndoku reads are described in :mod:`ndoku.text.formats`.
 """
@@ -35,6 +37,7 @@ from numpy.typing import NDArray
 from ndoku.errors import ParseError
 from ndoku.limits import MAX_SYMBOLS
 from ndoku.text.alphabet import DIGITS, EMPTY, EMPTY_MARKS
+from ndoku.text.rules import Written
 
 __all__ = [
     "BARS",
@@ -73,7 +76,7 @@ class Header:
 
 @dataclass(frozen=True)
 class Template:
-    """The lines of a pasted grid, to write an answer into: rules as they were, and for each
+    """The lines of a pasted grid, to write an answer into: dividers as they were, and for each
     row its cells as ``(column, start, end)`` character spans of the line."""
 
     lines: tuple[tuple[str, tuple[tuple[int, int, int], ...] | None], ...]
@@ -98,7 +101,7 @@ class Style:
     aligned: bool = False  # tokens: columns right-aligned, as in the input
     empty: str = "0"  # how an empty cell is written back
     separator: str = " "  # tokens: what stands between two tokens of a row
-    template: Template | None = None  # pasted grids: the rules and bars the answer goes into
+    template: Template | None = None  # pasted grids: the dividers and bars the answer goes into
     pad: int = 1  # tokens: numbers written with this many digits, as 01 02 … 16
     splice: Splice | None = None  # lists of lists: the text the answer's items go into
 
@@ -134,11 +137,13 @@ class Grid:
         Each token as it stands in the text (``""`` for a blank column of a drawing).
     outlines : ndarray of int32, shape (rows, cols), or None
         In a grid drawn with bars and rules, the region each cell's outlines close it in
-        (cells not parted by a bar or a rule share one), -1 where no cell is drawn.
+        (cells not parted by a bar or a divider share one), -1 where no cell is drawn.
     marks : ndarray of uint64, shape (rows, cols), or None
         In a pencil-mark grid (:mod:`ndoku.text.marks`), each cell's candidates as bits (bit
         ``v - 1`` for value ``v``; a placed value's own bit), 0 where no cell is; None in a
         grid of values.
+    rules : tuple of Written
+        The rule lines after the grid (:mod:`ndoku.text.rules`), as read, not yet checked.
     """
 
     values: NDArray[np.int32]
@@ -151,6 +156,7 @@ class Grid:
     declared: bool = False  # the alphabet was declared (--symbols, # symbols:), not inferred
     outlines: NDArray[np.int32] | None = None  # drawings: region of each position, -1 if none
     marks: NDArray[np.uint64] | None = None  # pencil-mark grids: candidates of each position
+    rules: tuple[Written, ...] = ()  # the rule lines after the grid
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -188,8 +194,8 @@ class Grid:
         style: Style | None = None,
         marks: NDArray[np.uint64] | None = None,
     ) -> Grid:
-        """The same grid (positions, headers, text) holding other values (and style, and
-        candidates)."""
+        """The same grid (positions, headers, text, rules) holding other values (and style,
+        and candidates)."""
         return Grid(
             values,
             self.where,
@@ -201,6 +207,7 @@ class Grid:
             self.declared,
             self.outlines,
             self.marks if marks is None else marks,
+            self.rules,
         )
 
 
