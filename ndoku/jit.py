@@ -300,6 +300,12 @@ def _say_compiling(what: str) -> None:
     print(f"ndoku: compiling {what}…", file=sys.stderr)
 
 
+def compiled(kernel: Any, arguments: tuple[Any, ...]) -> None:
+    """Load or compile ``kernel``'s version for the types of ``arguments`` now, without
+    calling it: work timed from here on does not count the compile."""
+    kernel.compile(tuple(kernel.typeof_pyval(a) for a in arguments))
+
+
 def is_cached(kernel: Any, arguments: tuple[Any, ...]) -> bool:
     """Whether ``kernel`` has a version for the types of ``arguments``, loaded or on disk.
 

@@ -1,5 +1,5 @@
-"""Bit and array helpers every kernel shares: set bits of a mask, its lowest bit, an unsigned
-index, a copy loop, two arrays joined, the widest row of a CSR listing."""
+"""Bit and array helpers every kernel shares: set bits of a mask, its lowest and highest bits,
+an unsigned index, a copy loop, two arrays joined, the widest row of a CSR listing."""
 
 from __future__ import annotations
 
@@ -32,6 +32,17 @@ def lowest(typingctx, mask):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.uint64), codegen
+
+
+@_intrinsic
+def highest(typingctx, mask):  # type: ignore[no-untyped-def]
+    """Index of the highest set bit of a non-zero uint64 (63 less ``lzcnt``)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
 
     return types.int64(types.uint64), codegen
 

@@ -34,6 +34,8 @@ from ndoku.jit import compile_notice, kernel
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.bits import idx, lowest
 from ndoku.solvers.hall import hall
+from ndoku.solvers.removal import blame, drop, weigh
+from ndoku.solvers.rules import rules_pass
 from ndoku.solvers.tables import (
     IntArray,
     Locked,
@@ -75,58 +77,6 @@ _int: Any = np.int64
 # slot or queue position, never negative.
 
 
-@kernel(inline="always")
-def _weigh(u: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
-    """Unit ``u`` caused a contradiction: each of its cells weighs one more in branching."""
-    for k in range(net[0][u], net[0][u + 1]):
-        weights[net[1][k]] += 1
-
-
-@kernel(inline="always")
-def _blame(c: int, net: tuple[IntArray, ...], weights: IntArray) -> None:
-    """Cell ``c`` was left without a candidate: every unit holding it is to blame."""
-    for k in range(net[2][c], net[2][c + 1]):
-        _weigh(net[3][k], net, weights)
-
-
-@kernel(inline="always")
-def _drop(
-    cand: NDArray[np.uint64],
-    counts: NDArray[np.int8],
-    n_hidden: int,
-    c: int,
-    m: np.uint64,
-    net: tuple[IntArray, ...],
-    scratch: Scratch,
-    size: int,
-) -> int:
-    """Remove the values of mask ``m`` from cell ``c``; new ``n_hidden``, -1 if stuck.
-
-    Each (unit, value) count that drops to 1 is a hidden single, queued in ``scratch[1]``;
-    one that drops to 0 is a value no cell of the unit can take any more.
-    """
-    cell_unit_ptr, cell_units = net[2], net[3]
-    hidden, weights, marks = scratch[1], scratch[2], scratch[3]
-    stamp = scratch[4][0]
-    cand[c] &= ~m
-    while m != _ZERO:
-        v = lowest(m)
-        m &= m - _ONE
-        for k in range(cell_unit_ptr[c], cell_unit_ptr[c + 1]):
-            u = cell_units[idx(k)]
-            marks[idx(u)] = stamp
-            slot = u * size + v
-            left = counts[idx(slot)] - 1
-            counts[idx(slot)] = left
-            # Queued without a branch: whether a count falls to one is anyone's guess.
-            hidden[idx(n_hidden)] = slot
-            n_hidden += left == 1
-            if left == 0:
-                _weigh(u, net, weights)
-                return -1
-    return n_hidden
-
-
 #: The kernels :func:`settle` is inlined into, by module and name: the exact search loop and
 #: its probes (named, not imported: the exact solver is built on this module) and
 #: :func:`matching`.
@@ -165,7 +115,7 @@ def settle(
     it once, when its mask first drops to one bit, so ``free`` counts cells not yet fixed. A
     fixed value's counts are set to -1 in the cell's units: they never trigger again.
     Locked candidates (unless ``locked`` is None) are looked for only when singles find
-    nothing more.
+    nothing more, and a puzzle's variant rules (:mod:`ndoku.solvers.rules`) when neither does.
     """
     unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net
     queue, hidden, weights = scratch[:3]
@@ -193,9 +143,9 @@ def settle(
                 m = cand[idx(p)] & ~bit
                 cand[idx(p)] = m
                 if m == _ZERO:
-                    _blame(p, net, weights)
+                    blame(p, net, weights)
                     return -1
-                n_hidden = _drop(cand, counts, n_hidden, p, bit, net, scratch, size)
+                n_hidden = drop(cand, counts, n_hidden, p, bit, net, scratch, size)
                 if n_hidden < 0:
                     return -1
                 if m & (m - _ONE) == _ZERO:
@@ -213,20 +163,26 @@ def settle(
                 m = cand[idx(c)]
                 if m & bit:
                     if m != bit:
-                        n_hidden = _drop(cand, counts, n_hidden, c, m ^ bit, net, scratch, size)
+                        n_hidden = drop(cand, counts, n_hidden, c, m ^ bit, net, scratch, size)
                         if n_hidden < 0:
                             return -1
                         queue[pending] = c
                         pending += 1
                     break
         else:
-            if locked is None:
-                return free
-            pending, n_hidden, found = _locked(
-                cand, counts, pending, n_hidden, net, locked, scratch, size
-            )
-            if n_hidden < 0:
-                return -1
+            found = False
+            if locked is not None:
+                pending, n_hidden, found = _locked(
+                    cand, counts, pending, n_hidden, net, locked, scratch, size
+                )
+                if n_hidden < 0:
+                    return -1
+            if not found:  # a puzzle's variant rules, when it has any
+                pending, n_hidden, found = rules_pass(
+                    cand, counts, pending, n_hidden, net, scratch, size
+                )
+                if n_hidden < 0:
+                    return -1
             if not found:
                 return free
 
@@ -317,10 +273,10 @@ def _locked(
                         continue
                     left = cand[idx(c)] ^ m
                     if left == _ZERO:
-                        _blame(c, net, scratch[2])
+                        blame(c, net, scratch[2])
                         return pending, -1, True
                     found = True
-                    n_hidden = _drop(cand, counts, n_hidden, c, m, net, scratch, size)
+                    n_hidden = drop(cand, counts, n_hidden, c, m, net, scratch, size)
                     if n_hidden < 0:
                         return pending, -1, True
                     if left & (left - _ONE) == _ZERO:
@@ -344,7 +300,7 @@ def restrict(
 ) -> int:
     """Remove the values of mask ``m`` from free cell ``c`` and propagate; free cells left, -1
     if stuck. (All but one value: ``c`` is fixed to it; one value: ``c ≠`` that value.)"""
-    n_hidden = _drop(cand, counts, _int(0), c, m, net, scratch, size)
+    n_hidden = drop(cand, counts, _int(0), c, m, net, scratch, size)
     if n_hidden < 0:
         return -1
     left = cand[c]
@@ -386,7 +342,7 @@ def start(
         v = givens[c]
         if v > 0:
             bit = _ONE << np.uint64(v - 1)
-            n_hidden = _drop(cand, counts, n_hidden, c, full ^ bit, net, scratch, size)
+            n_hidden = drop(cand, counts, n_hidden, c, full ^ bit, net, scratch, size)
             if n_hidden < 0:
                 return -1
             scratch[0][pending] = c
@@ -396,7 +352,7 @@ def start(
             m = cand[c] & ~marks[c]
             if m == _ZERO:
                 continue
-            n_hidden = _drop(cand, counts, n_hidden, c, m, net, scratch, size)
+            n_hidden = drop(cand, counts, n_hidden, c, m, net, scratch, size)
             left = cand[c]
             if n_hidden < 0 or left == _ZERO:
                 return -1
@@ -464,7 +420,7 @@ def matching(
                 masks[idx(i)] &= ~fixed
             pruned = hall(n, masks, ints, size)
             if pruned < 0:
-                _weigh(u, net, scratch[2])
+                weigh(u, net, scratch[2])
                 return -1
             if pruned == 0:
                 continue
@@ -474,7 +430,7 @@ def matching(
                 if bad == _ZERO or cand[idx(c)] & bad == _ZERO:
                     continue
                 found = True
-                n_hidden = _drop(cand, counts, n_hidden, c, cand[idx(c)] & bad, net, scratch, size)
+                n_hidden = drop(cand, counts, n_hidden, c, cand[idx(c)] & bad, net, scratch, size)
                 if n_hidden < 0:
                     return -1
                 left = cand[idx(c)]

@@ -1,14 +1,17 @@
 """The per-layout tables and work arrays of the propagation and search kernels.
 
 A :class:`Topology` is built once per layout (memoized on its frame): the CSR arrays of units,
-cells and peers the kernels walk, and the locked-candidates program of :func:`_crossings`.
+cells and peers the kernels walk, and the locked-candidates program of :func:`_crossings`; a
+puzzle with variant rules has its own, with its constraints' arrays (:func:`rule_tables`).
 :class:`WorkArrays` are the queues and stamps a kernel call writes in, made per call from a
 topology; every array is the caller's, so the kernels allocate nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -16,13 +19,52 @@ from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.limits import MAX_SYMBOLS
+from ndoku.model.constraints import PAIRS, Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.implied import implied_sums
+from ndoku.solvers.narrowing import (
+    ALLOWED,
+    CAGE,
+    DISTINCT,
+    MOST_COMBINATIONS,
+    PAIR,
+    RENBAN,
+    SANDWICH,
+    SKYSCRAPER,
+    SUM,
+)
 
 IntArray = NDArray[np.int32]
+#: A puzzle's constraints as the narrowing kernels read them (:func:`rule_tables`): each one's
+#: kernel, cells (CSR), number (a pair's table) and weights (per cell), the pairs' tables, the
+#: cages' combinations (CSR); then the work arrays of
+#: :func:`ndoku.solvers.rules.apply_rules` (where each constraint was last settled, what a
+#: kernel leaves, the searches' room), which :class:`WorkArrays` makes anew.
+Rules = tuple[
+    IntArray,
+    IntArray,
+    IntArray,
+    NDArray[np.int64],
+    NDArray[np.int64],
+    NDArray[np.uint64],
+    IntArray,
+    NDArray[np.uint64],
+    NDArray[np.uint64],
+    NDArray[np.uint64],
+    NDArray[np.int64],
+]
 #: Kernel work arrays of every search: fix queue, hidden-single queue, cell weights, unit
-#: change stamps, the stamp clock, the peers a fixed value was just removed from.
-Scratch = tuple[IntArray, IntArray, IntArray, NDArray[np.int64], NDArray[np.int64], IntArray]
+#: change stamps, the stamp clock, the peers a fixed value was just removed from; and, for a
+#: puzzle with variant rules, its rules (:func:`ndoku.solvers.rules.rules_pass` tells by the
+#: length of the tuple, so that a puzzle without compiles none of their code).
+RuledScratch = tuple[
+    IntArray, IntArray, IntArray, NDArray[np.int64], NDArray[np.int64], IntArray, Rules
+]
+Scratch = (
+    tuple[IntArray, IntArray, IntArray, NDArray[np.int64], NDArray[np.int64], IntArray]
+    | RuledScratch
+)
 #: Locked candidates (from ``LOCKED_FROM``): the program of ``_crossings``, group check
 #: stamps, the pieces' candidates.
 Locked = tuple[IntArray, NDArray[np.int64], NDArray[np.uint64]]
@@ -66,16 +108,23 @@ class Topology:
     program: IntArray | None
     n_groups: int
     classic: bool = False
+    rules: Rules | None = None  # the constraints' arrays (work arrays empty), None for none
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Topology:
-        """The tables of ``puzzle``'s layout, built once per frame."""
+        """The tables of ``puzzle``'s layout, built once per frame; with its variant rules'
+        constraints, once per puzzle."""
         if puzzle.size > MAX_SYMBOLS:
             raise NdokuError(
                 f"the exact solver handles up to {MAX_SYMBOLS} symbols, this puzzle has "
                 f"{puzzle.size}"
             )
-        return puzzle.frame.table("topology", cls._build)
+        topology: Topology = puzzle.frame.table("topology", cls._build)
+        constraints = puzzle.lowered.constraints
+        if not constraints:
+            return topology
+        constraints += tuple(implied_sums(constraints, puzzle.frame))
+        return replace(topology, rules=rule_tables(constraints, puzzle.size), classic=False)
 
     @classmethod
     def _build(cls, frame: Frame) -> Topology:
@@ -92,9 +141,10 @@ class Topology:
 
 
 def _classic(net: tuple[IntArray, ...]) -> bool:
-    """Whether the units of ``net`` are the rows, columns and 3×3 boxes of a 9×9, no more."""
+    """Whether the units of ``net`` are the rows, columns and 3×3 boxes of a 9×9, no more,
+    and its peers theirs (none that a rule adds: an anti-knight)."""
     ptr, cells = net[0], net[1]
-    if len(ptr) != 28 or ptr[-1] != 81 * 3:
+    if len(ptr) != 28 or ptr[-1] != 81 * 3 or len(net[5]) != 81 * 20:
         return False
     units = {frozenset(cells[ptr[u] : ptr[u + 1]].tolist()) for u in range(27)}
     grid = np.arange(81).reshape(9, 9)
@@ -180,6 +230,8 @@ class WorkArrays:
             np.zeros(1, dtype=np.int64),
             np.zeros(int(np.diff(topology.net[4]).max(initial=0)) + 1, dtype=np.int32),
         )
+        if topology.rules is not None:
+            self.scratch = (*self.scratch, rule_work(topology.rules, topology.size))
         self.locked: Locked | None = None
         if topology.program is not None:
             self.locked = (
@@ -217,3 +269,128 @@ class WorkArrays:
         if self.probing is None:
             return f"propagation for {grids}", 7 if small else 10, kernel
         return f"propagation and matching for {grids}", 14 if small else 20, kernel
+
+
+_CODES = {"allowed": ALLOWED, "sum": SUM, "cage": CAGE, "distinct": DISTINCT}
+_CODES |= {"renban": RENBAN, "sandwich": SANDWICH, "skyscraper": SKYSCRAPER}
+
+_RELATIONS: dict[str, Callable[[int, int, int], bool]] = {
+    "differ": lambda x, y, n: x != y,
+    "difference": lambda x, y, n: abs(x - y) == n,
+    "not-difference": lambda x, y, n: abs(x - y) != n,
+    "ratio": lambda x, y, n: x == n * y or y == n * x,
+    "not-ratio": lambda x, y, n: x != n * y and y != n * x,
+    "pair-sum": lambda x, y, n: x + y == n,
+    "not-pair-sum": lambda x, y, n: x + y != n,
+    "less": lambda x, y, n: x < y,
+    "less-equal": lambda x, y, n: x <= y,
+    "gap": lambda x, y, n: abs(x - y) >= n,
+    "equal": lambda x, y, n: x == y,
+}
+assert set(_RELATIONS) == set(PAIRS)
+
+
+def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
+    """``(2, size)`` masks of a pair constraint: row 0, the values of the second cell each
+    value of the first allows; row 1, the reverse.
+
+    >>> [bin(int(m)) for m in pair_table("difference", 1, 4)[0]]
+    ['0b10', '0b101', '0b1010', '0b100']
+    """
+    allowed = _RELATIONS[kind]
+    table = np.zeros((2, size), dtype=np.uint64)
+    for x in range(1, size + 1):
+        for y in range(1, size + 1):
+            if allowed(x, y, number):
+                table[0, x - 1] |= np.uint64(1) << np.uint64(y - 1)
+                table[1, y - 1] |= np.uint64(1) << np.uint64(x - 1)
+    return table
+
+
+def rule_tables(constraints: Sequence[Constraint], size: int) -> Rules:
+    """The arrays of :data:`Rules` for ``constraints``, its work arrays empty
+    (:class:`WorkArrays` makes them).
+
+    >>> tables = rule_tables([Constraint("less", (0, 1)), Constraint("cage", (2, 3), 5)], 4)
+    >>> tables[0].tolist(), tables[1].tolist(), tables[2].tolist()
+    ([0, 3], [0, 2, 4], [0, 1, 2, 3])
+    """
+    kinds: list[int] = []
+    ptr = [0]
+    cells: list[int] = []
+    numbers: list[int] = []
+    weights: list[int] = []
+    combo_ptr = [0]
+    combos: list[int] = []
+    tables: list[NDArray[np.uint64]] = []
+    table_of: dict[tuple[str, int], int] = {}
+    for constraint in constraints:
+        if constraint.kind in PAIRS:
+            key = (constraint.kind, constraint.number)
+            if key not in table_of:
+                table_of[key] = len(tables)
+                tables.append(pair_table(*key, size))
+            kinds.append(PAIR)
+            numbers.append(table_of[key])
+        else:
+            kinds.append(_CODES[constraint.kind])
+            numbers.append(constraint.number)
+        if constraint.kind == "cage":
+            combos += combinations(len(constraint.cells), constraint.number, size)
+        combo_ptr.append(len(combos))
+        cells += constraint.cells
+        weights += constraint.weights or (1,) * len(constraint.cells)
+        ptr.append(len(cells))
+    empty = np.zeros(0, dtype=np.uint64)
+    return (
+        np.array(kinds, dtype=np.int32),
+        np.array(ptr, dtype=np.int32),
+        np.array(cells, dtype=np.int32),
+        np.array(numbers, dtype=np.int64),
+        np.array(weights, dtype=np.int64),
+        np.array(tables, dtype=np.uint64).reshape(len(tables), 2, size),
+        np.array(combo_ptr, dtype=np.int32),
+        np.array(combos, dtype=np.uint64),
+        empty,
+        empty,
+        np.zeros(0, dtype=np.int64),
+    )
+
+
+@cache
+def combinations(count: int, total: int, size: int) -> tuple[int, ...]:
+    """The sets (bit masks) of ``count`` different values of 1..``size`` summing to
+    ``total``; none when there are more than
+    :data:`~ndoku.solvers.narrowing.MOST_COMBINATIONS` (the cage is searched instead).
+
+    >>> [bin(m) for m in combinations(2, 5, 9)]
+    ['0b1001', '0b110']
+    """
+    found: list[int] = []
+
+    def extend(start: int, left: int, total: int, mask: int) -> bool:
+        if left == 0:
+            if total == 0:
+                found.append(mask)
+            return len(found) <= MOST_COMBINATIONS
+        for v in range(start, size + 1):
+            if v * left + left * (left - 1) // 2 > total:  # the least sum from v on
+                break
+            if not extend(v + 1, left - 1, total - v, mask | 1 << (v - 1)):
+                return False
+        return True
+
+    return tuple(found) if extend(1, count, total, 0) else ()
+
+
+def rule_work(rules: Rules, size: int) -> Rules:
+    """``rules`` with work arrays of its own (a search's, or a thread's): where each
+    constraint was last settled (nothing yet), what a kernel leaves, the searches' room."""
+    n_cells = len(rules[2])
+    longest = int(np.diff(rules[1]).max(initial=0))
+    return (
+        *rules[:8],
+        np.zeros(n_cells, dtype=np.uint64),
+        np.zeros(n_cells, dtype=np.uint64),
+        np.zeros(8 * longest + 8, dtype=np.int64),
+    )

@@ -99,7 +99,7 @@ def to_chunk(puzzles: Sequence[Puzzle]) -> Chunk:
                 end += 1
             documents.append(_lines(puzzles[start:end]))
         else:
-            documents.append(_grid(first))
+            documents.append(puzzle_document(first))
         start = end
     return Chunk(tuple(documents), fingerprint(puzzles), len(puzzles))
 
@@ -163,8 +163,9 @@ def table_chunk(table: PuzzleTable, start: int, stop: int) -> Chunk:
     return Chunk((document,), _digest(table.frame, givens), len(givens))
 
 
-def _grid(puzzle: Puzzle) -> Document:
-    """A puzzle of several lines: its headers, its grid (pencil marks as lists) and maps."""
+def puzzle_document(puzzle: Puzzle) -> Document:
+    """A puzzle of several lines as text that reads back as it: its headers, its grid (pencil
+    marks as lists), its rules and maps; and the alphabet its symbols are written in."""
     grid = puzzle.grid
     if puzzle.candidates is None:
         body, symbols = puzzle.text(), grid.style.alphabet

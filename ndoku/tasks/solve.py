@@ -4,11 +4,12 @@ Glossary
 --------
 method
     How a puzzle is solved: ``auto`` (propagation, then exact search: the default), ``exact``
-    (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by default), ``hybrid``
-    (pruning fixes every forced cell, the exact search looks for a first solution on a budget of
-    nodes, then the chain fills the rest within the candidates; the chain alone when a setting
-    of the chain is given) or ``tempering`` (replicas of the box-swap chain on a temperature
-    ladder, which exchange states; for large puzzles; pruned like hybrid unless told not to) or
+    (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by default, row swaps
+    on a layout without boxes such as a Latin square), ``hybrid`` (pruning fixes every forced
+    cell, the exact search looks for a first solution on a budget of nodes, then the chain
+    fills the rest within the candidates; the chain alone when a setting of the chain is
+    given) or ``tempering`` (replicas of the box-swap chain on a temperature ladder, which
+    exchange states; for large puzzles; pruned like hybrid unless told not to) or
     ``hillclimb`` (random-restart hill climbing: box swaps at T = 0, a fresh random fill after
     each plateau).
 teaching search
@@ -60,6 +61,7 @@ from ndoku.solvers.chains import (
     Restarts,
     Schedule,
     TemperingResult,
+    default_moves,
     hillclimb,
     metropolis,
     tempering,
@@ -579,20 +581,15 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
             restarts=options.restarts,
         )
     if method == "hillclimb":
-        return hillclimb(
-            puzzle,
-            plateau=options.plateau,
-            seed=options.seed,
-            max_proposals=options.max_proposals,
-            timeout=options.timeout,
-        )
+        return hillclimb(puzzle, plateau=options.plateau, seed=options.seed,
+                         max_proposals=options.max_proposals, timeout=options.timeout)  # fmt: skip
     return metropolis(
         puzzle,
         temperature=options.temperature,
         seed=options.seed,
         max_proposals=options.max_proposals,
         timeout=options.timeout,
-        moves=options.moves,
+        moves=default_moves(puzzle) if options.moves == "box" else options.moves,
         schedule=options.schedule,
         trace_every=options.trace_every,
         prune=prune,

@@ -8,11 +8,17 @@ of the puzzle: each given is printed exactly as it was written, and each cell re
 was written with an empty mark that is no symbol of the answer (a ``0`` read as empty in a
 ``0-F`` grid would be a given dropped). In a pencil-mark grid each cell's symbol in the answer
 must stand among the candidates written for it.
+
+Variant rules are checked from what each rule says (:func:`rule_problems`), on the canvas,
+not through the constraints the solvers narrow with (:mod:`ndoku.model.constraints`): a
+thermometer rises along its cells, an anti-knight's cells are found here by their knight's
+moves, a negative constraint's unmarked neighbours here too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -81,7 +87,143 @@ def problems(puzzle: Puzzle, values: NDArray[np.integer]) -> list[str]:
         if not np.array_equal(np.sort(canvas[list(rows), list(cols)]), full):
             r, c = extra.cells[0]
             found.append(f"the {extra.kind} from canvas {r},{c} is not a permutation of 1..{size}")
+    if puzzle.rules and not found:  # the rules read values 1..N
+        found += rule_problems(puzzle, canvas)
     return found
+
+
+#: Canvas steps of the moves whose cells must differ (each once; the reverse is implied).
+_MOVES = {
+    "antiknight": ((1, 2), (2, 1), (2, -1), (1, -2)),
+    "antiking": ((0, 1), (1, -1), (1, 0), (1, 1)),
+}
+#: What a dot says of its two values (its number, or the default), and the default.
+_DOTS: dict[str, tuple[Callable[[int, int, int], bool], int]] = {
+    "white": (lambda a, b, n: abs(a - b) == n, 1),
+    "black": (lambda a, b, n: a == n * b or b == n * a, 2),
+    "x": (lambda a, b, n: a + b == n, 10),
+    "v": (lambda a, b, n: a + b == n, 5),
+}
+
+
+def rule_problems(puzzle: Puzzle, canvas: NDArray[np.integer]) -> list[str]:
+    """Every variant rule a filled canvas (values 1..N) breaks, each as its text line.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> grid = "1 2 3 4\\n3 4 1 2\\n2 1 4 3\\n4 3 2 1\\n"
+    >>> [p] = read_puzzles(text=grid + "\\nthermo: r1c1 r1c2\\n")
+    >>> rule_problems(p, p.canvas(p.givens))
+    []
+    >>> [p] = read_puzzles(text="0 0 0 0\\n" * 4 + "\\nthermo: r1c2 r1c1\\nantiking\\n")
+    >>> rule_problems(p, np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]))[0]
+    "the rule 'thermo: r1c2 r1c1' is broken"
+    """
+    from ndoku.model.rules import rule_text
+
+    size = puzzle.size
+    flat = canvas[puzzle.cell_rc[:, 0], puzzle.cell_rc[:, 1]].astype(int).tolist()
+    marked: dict[str, set[frozenset[int]]] = {kind: set() for kind in _DOTS}
+    negative: set[str] = set()
+    found = []
+    for rule in puzzle.rules:
+        x = [flat[c] for c in rule.cells]
+        kind = rule.kind
+        if kind in _DOTS:
+            holds, default = _DOTS[kind]
+            ok = holds(x[0], x[1], default if rule.value is None else rule.value)
+            if rule.value in (None, default):
+                marked[kind].add(frozenset(rule.cells))
+        elif kind in _MOVES:
+            ok = not _repeats_a_move(puzzle, flat, _MOVES[kind])
+        elif kind == "nonconsecutive" or kind == "negative":
+            negative |= {"white"} if kind == "nonconsecutive" else set(rule.words)
+            ok = True
+        elif kind == "disjoint":
+            ok = _disjoint_holds(puzzle, canvas)
+        else:
+            ok = _holds(rule.kind, x, rule.value, rule.head, size)
+        if not ok:
+            found.append(f"the rule {rule_text(rule, puzzle.cell_rc)!r} is broken")
+    for kind in sorted(negative):
+        holds, default = _DOTS[kind]
+        index = puzzle.index
+        for a, b in _neighbours(index):
+            if frozenset((a, b)) not in marked[kind] and holds(flat[a], flat[b], default):
+                (r0, c0), (r1, c1) = puzzle.cell_rc[a], puzzle.cell_rc[b]
+                found.append(
+                    f"r{r0 + 1}c{c0 + 1} and r{r1 + 1}c{c1 + 1} have no {kind} dot, but "
+                    f"{flat[a]} and {flat[b]} would take one (negative: {kind})"
+                )
+    return found
+
+
+def _holds(kind: str, x: list[int], value: int | None, head: int, size: int) -> bool:
+    """What a rule of its own cells says of their values ``x``, read from its meaning."""
+    if kind in ("cage", "region"):
+        return len(set(x)) == len(x) and (value is None or sum(x) == value)
+    if kind in ("little-killer", "outside-sum"):
+        return sum(x) == value
+    if kind == "thermo":
+        return all(a < b for a, b in pairwise(x))
+    if kind == "slow-thermo":
+        return all(a <= b for a, b in pairwise(x))
+    if kind == "arrow":
+        return int("".join(map(str, x[:head]))) == sum(x[head:])
+    if kind in ("even", "odd"):
+        return all(v % 2 == (kind == "odd") for v in x)
+    if kind == "whisper":
+        gap = (size + 1) // 2 if value is None else value
+        return all(abs(a - b) >= gap for a, b in pairwise(x))
+    if kind == "renban":
+        return len(set(x)) == len(x) and max(x) - min(x) == len(x) - 1
+    if kind == "palindrome":
+        return x == x[::-1]
+    if kind == "sandwich":
+        ends = sorted((x.index(1), x.index(size))) if 1 in x and size in x else None
+        return ends is not None and sum(x[ends[0] + 1 : ends[1]]) == value
+    if kind == "skyscraper":
+        return sum(1 for i, v in enumerate(x) if v > max(x[:i], default=0)) == value
+    return True  # cosmetic: no rule
+
+
+def _neighbours(index: NDArray[np.int32]) -> Iterator[tuple[int, int]]:
+    """Cells side by side on the canvas (each pair once)."""
+    rows, cols = index.shape
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0)):
+                inside = r + dr < rows and c + dc < cols
+                if inside and index[r, c] >= 0 and index[r + dr, c + dc] >= 0:
+                    yield int(index[r, c]), int(index[r + dr, c + dc])
+
+
+def _repeats_a_move(puzzle: Puzzle, flat: list[int], steps: Sequence[tuple[int, int]]) -> bool:
+    """Whether two cells one of ``steps`` apart hold one value."""
+    index = puzzle.index
+    rows, cols = index.shape
+    for a, (r, c) in enumerate(puzzle.cell_rc.tolist()):
+        for dr, dc in steps:
+            for rr, cc in ((r + dr, c + dc), (r - dr, c - dc)):
+                inside = 0 <= rr < rows and 0 <= cc < cols
+                if inside and index[rr, cc] >= 0 and flat[int(index[rr, cc])] == flat[a]:
+                    return True
+    return False
+
+
+def _disjoint_holds(puzzle: Puzzle, canvas: NDArray[np.integer]) -> bool:
+    """Each sub-grid's cells at one place of every box hold different values."""
+    layout = puzzle.layout
+    if layout.box is None:
+        return False
+    height, width = layout.box
+    for r0, c0 in layout.corners:
+        window = canvas[r0 : r0 + layout.size, c0 : c0 + layout.size]
+        for i in range(height):
+            for j in range(width):
+                group = window[i::height, j::width].ravel()
+                if len(set(group.tolist())) != len(group):
+                    return False
+    return True
 
 
 def _sub_grid_units(
@@ -158,11 +300,11 @@ def verify_all(puzzles: Sequence[Puzzle], values: Sequence[NDArray[np.integer] |
     groups: dict[object, list[int]] = {}
     for i, (puzzle, v) in enumerate(zip(puzzles, values, strict=True)):
         if v is not None:
-            groups.setdefault(puzzle.frame.key, []).append(i)
+            groups.setdefault((puzzle.frame.key, puzzle.rules), []).append(i)
     for members in groups.values():
         first = puzzles[members[0]]
         layout, size = first.layout, first.size
-        if layout.regions is not None or layout.extras or len(members) == 1:
+        if layout.regions is not None or layout.extras or first.rules or len(members) == 1:
             for i in members:
                 verify(puzzles[i], np.asarray(values[i]))
             continue

@@ -199,9 +199,9 @@ def solve_batch(
     results: list[ExactResult | None] = [None] * len(puzzles)
     groups: dict[object, list[int]] = {}
     # Pencil-marked puzzles apart: the others keep the search of their layout (the 9×9's
-    # own), whichever puzzles share their batch.
+    # own), whichever puzzles share their batch; a puzzle's variant rules are its batch's.
     for i, p in enumerate(puzzles):
-        groups.setdefault((p.frame.key, p.candidates is not None), []).append(i)
+        groups.setdefault((p.frame.key, p.candidates is not None, p.rules), []).append(i)
     finished = 0
     for members in groups.values():
 

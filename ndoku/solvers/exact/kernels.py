@@ -247,7 +247,7 @@ def _probe(
     implied, history, sides, values, keys, stamps, spare = probing[3:]
     # Probes narrow a copy: their changes must not send matching and locked candidates
     # back to the units they touched (on 25×25 that was a fifth of the units matched).
-    quiet = (queue, scratch[1], scratch[2], stamps, scratch[4], scratch[5])
+    quiet = (queue, scratch[1], scratch[2], stamps, *scratch[4:])
     implied[:] = _ZERO
     best = -1
     best_bit = _ZERO

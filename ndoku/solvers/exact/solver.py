@@ -192,16 +192,23 @@ class Workspace(WorkArrays):
         compiling it takes, and the kernel.
 
         The seconds are what compiling adds to a first ``ndoku solve`` on two cores, measured on
-        2026-11-28 (whole first runs: 16.0, 18.9 and 49.4 s; warm ones about 2 s).
+        2026-11-28 (whole first runs: 16.0, 18.9 and 49.4 s; warm ones about 2 s). A puzzle with
+        variant rules compiles a version of its own, with the rules' kernels: 35 s more below
+        16×16 (a first solve of a 4×4 with a thermometer, 37.5 s); the larger sizes' figures
+        are scaled by the same share.
         """
         if kernel is not search:
             return super().compiling(kernel)
+        ruled = len(self.scratch) > 6
+        rules = " with variant rules" if ruled else ""
         if self.locked is None:
-            return f"the exact solver for grids below {LOCKED_FROM}×{LOCKED_FROM}", 14, kernel
+            grids = f"grids below {LOCKED_FROM}×{LOCKED_FROM}"
+            return f"the exact solver{rules} for {grids}", 35 if ruled else 14, kernel
         if self.probing is None:
             grids = f"{LOCKED_FROM}×{LOCKED_FROM} to {PROBE_FROM - 1}×{PROBE_FROM - 1} grids"
-            return f"the exact solver for {grids}", 17, kernel
-        return f"the exact solver for grids from {PROBE_FROM}×{PROBE_FROM} up", 47, kernel
+            return f"the exact solver{rules} for {grids}", 43 if ruled else 17, kernel
+        grids = f"grids from {PROBE_FROM}×{PROBE_FROM} up"
+        return f"the exact solver{rules} for {grids}", 75 if ruled else 47, kernel
 
     def arguments(
         self,
