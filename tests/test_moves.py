@@ -18,7 +18,6 @@ from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.kernels import fill_thresholds, single_site_chain, swap_chain
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.chains.moves import (
-    GIVEN_PENALTY,
     PENALTY,
     SwapSystem,
     box_swap_system,
@@ -26,11 +25,14 @@ from ndoku.solvers.chains.moves import (
     outside,
     places,
     pruned,
-    random_state,
     row_swap_system,
+    unit_counts,
+)
+from ndoku.solvers.chains.sites import (
+    GIVEN_PENALTY,
+    random_state,
     single_site_system,
     site_conflicts,
-    unit_counts,
 )
 from ndoku.tasks.verify import problems
 
@@ -130,6 +132,7 @@ def site_step(
         system.free,
         system.free_peer_ptr,
         system.free_peers,
+        system.rules,
         thresholds,
         state,
         stats,

@@ -4,7 +4,9 @@ Each module has one job, and the ones below it never import the ones above:
 
 - :mod:`.checks`: the argument checks the chains share;
 - :mod:`.fill`: the dive a pruned chain's start state begins with;
-- :mod:`.moves`: move sets, what their kernels work on, start states and energies;
+- :mod:`.broken`: how broken each constraint of a puzzle's rules is, in the energy;
+- :mod:`.moves`: swap move sets, what their kernels work on, start states and energies;
+- :mod:`.sites`: the same for single-site moves;
 - :mod:`.schedule`: default temperatures and temperature schedules;
 - :mod:`.kernels`: the jitted proposal loops and their acceptance tables;
 - :mod:`.restarts`: when a chain starts again from a fresh state;
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from ndoku.solvers.chains.climb import ClimbResult, hillclimb
 from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult, metropolis
-from ndoku.solvers.chains.moves import MOVES, pruned
+from ndoku.solvers.chains.moves import MOVES, default_moves, pruned
 from ndoku.solvers.chains.restarts import RESTARTS, Restarts, default_restarts
 from ndoku.solvers.chains.schedule import (
     SCHEDULES,
@@ -50,6 +52,7 @@ __all__ = [
     "Schedule",
     "TemperingResult",
     "default_ladder",
+    "default_moves",
     "default_restarts",
     "default_temperature",
     "geometric_ladder",

@@ -1,5 +1,5 @@
-"""Random-restart hill climbing: the box-swap chain at T = 0, started again from a fresh
-random fill after a plateau (:func:`hillclimb`).
+"""Random-restart hill climbing: the box-swap chain at T = 0 (row swaps on a layout without
+boxes), started again from a fresh random fill after a plateau (:func:`hillclimb`).
 
 Glossary
 --------
@@ -29,9 +29,10 @@ from ndoku.solvers.chains.metropolis import ChainResult
 from ndoku.solvers.chains.moves import (
     IntArray,
     SwapSystem,
-    box_swap_system,
+    default_moves,
     initial_state,
     places,
+    swap_system,
     unit_counts,
 )
 from ndoku.solvers.random import chain_state, draw_seed, generator
@@ -66,6 +67,7 @@ def default_plateau(system: SwapSystem) -> int:
     """:data:`PLATEAU_PER_PAIR` proposals per swap pair, at least :data:`LEAST_PLATEAU`.
 
     >>> from ndoku.model.puzzle import read_puzzles
+    >>> from ndoku.solvers.chains.moves import box_swap_system
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> default_plateau(box_swap_system(p))  # 12 pairs: 192 proposals
     192
@@ -123,7 +125,8 @@ def hillclimb(
     """
     deadline = Deadline(timeout)
     check_arguments(1.0, seed, max_proposals, timeout, 0)  # its T is 0, no trace
-    system = box_swap_system(puzzle, puzzle.givens if givens is None else givens)
+    fixed = puzzle.givens if givens is None else givens
+    system = swap_system(puzzle, default_moves(puzzle, swaps=True), fixed)
     plateau = default_plateau(system) if plateau is None else plateau
     check_count(plateau, "plateau", 1)
     fills = generator(seed)
@@ -190,6 +193,7 @@ def hillclimb(
         seed=seed,
         temperature=0.0,
         stop=stop,
+        moves=system.moves,
         schedule="hillclimb",
         restarts=restarts,
         plateau=plateau,

@@ -8,6 +8,10 @@ one for its cell, one for the candidate the cell takes.
 A kernel runs up to a budget of proposals and keeps its counts in an int64 ``stats`` array
 (energy, best energy, the proposal of the best, proposals, acceptances) and its random stream
 in a one-element state array, so that a caller can cut a chain into calls at will.
+
+A puzzle's rules (``rules``, :mod:`.broken`) add the change of the broken counts of the
+constraints a move touches; without any, ``rules`` is None and numba compiles the kernels
+without that part (a classic puzzle's chain runs the code it always ran).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from numpy.typing import NDArray
 
 from ndoku.jit import kernel
 from ndoku.solvers.bits import copy
+from ndoku.solvers.chains.broken import ChainRules, change
 from ndoku.solvers.chains.moves import (
     GUIDE_COUNT,
     GUIDE_GROUP,
@@ -146,6 +151,7 @@ def swap_chain(
     guide: GuideArray,
     group_pairs: PairArray,
     mix: NDArray[np.int64],
+    rules: ChainRules | None,
     thresholds: NDArray[np.uint64],
     state: NDArray[np.uint64],
     stats: NDArray[np.int64],
@@ -208,6 +214,8 @@ def swap_chain(
         if penalty:
             gained = _outside(allowed, a, y) + _outside(allowed, b, x)
             delta += penalty * (gained - _outside(allowed, a, x) - _outside(allowed, b, y))
+        if rules is not None:
+            delta += change(rules, values, a, values[b], b, values[a])
         if delta > 0 and (bits & _LOW32) >= thresholds[delta]:
             continue
         taken += 1
@@ -235,6 +243,7 @@ def single_site_chain(
     free: IntArray,
     free_peer_ptr: IntArray,
     free_peers: IntArray,
+    rules: ChainRules | None,
     thresholds: NDArray[np.uint64],
     state: NDArray[np.uint64],
     stats: NDArray[np.int64],
@@ -259,6 +268,8 @@ def single_site_chain(
         if y >= x:
             y += np.int32(1)
         delta = np.int64(conflicts[c, y]) - np.int64(conflicts[c, x])
+        if rules is not None:
+            delta += change(rules, values, c, y, c, y)
         if delta > 0 and (bits & _LOW32) >= thresholds[delta]:
             continue
         taken += 1

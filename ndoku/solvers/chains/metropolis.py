@@ -29,6 +29,7 @@ from ndoku.errors import NdokuError
 from ndoku.jit import compile_notice, kernel
 from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT, Deadline
 from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.chains.broken import ChainRules
 from ndoku.solvers.chains.checks import check_arguments, check_choice
 from ndoku.solvers.chains.kernels import fill_thresholds, single_site_chain, swap_chain
 from ndoku.solvers.chains.moves import (
@@ -36,16 +37,11 @@ from ndoku.solvers.chains.moves import (
     GuideArray,
     IntArray,
     PairArray,
-    SiteSystem,
     SwapSystem,
-    box_swap_system,
     initial_state,
     places,
     pruned,
-    random_state,
-    row_swap_system,
-    single_site_system,
-    site_conflicts,
+    swap_system,
     unit_counts,
 )
 from ndoku.solvers.chains.restarts import Restarts, default_restarts, default_unit
@@ -59,6 +55,7 @@ from ndoku.solvers.chains.schedule import (
     temperature_at,
     until_change,
 )
+from ndoku.solvers.chains.sites import SiteSystem, random_state, single_site_system, site_conflicts
 from ndoku.solvers.random import chain_state, restart_seed
 
 #: Columns of ``ChainResult.trace``.
@@ -152,6 +149,7 @@ class _Moves:
     stop: str | None  # why no proposal can be made: "stuck", "propagation"; None: none
     forced: int  # cells pruning fixed
     system: SwapSystem | SiteSystem
+    rules: ChainRules | None  # the move set's constraints (:mod:`.broken`)
 
     def refill(self, seed: int) -> int:
         """A fresh start state from ``seed``, written over the chain's arrays; its energy."""
@@ -206,16 +204,16 @@ def _prepare(
         table = site.largest_change + 1
         return _Moves(
             _SINGLE, values, energy, no_swaps + site_arrays, table, len(site.free),
-            None if n_moves else "stuck", forced, site,
+            None if n_moves else "stuck", forced, site, site.rules,
         )  # fmt: skip
-    system = (row_swap_system if moves == "row" else box_swap_system)(puzzle, fixed, candidates)
+    system = swap_system(puzzle, moves, fixed, candidates)
     values = initial_state(system, seed)
     counts, masks, energy = unit_counts(system, values)
-    swap_arrays = (places(system, values), counts, masks, *system.kernel_arrays)
+    swap_arrays = (places(system, values), counts, masks, *system.kernel_arrays[:-1])
     no_sites = (np.zeros((1, 2), np.int32), np.zeros(1, np.int32), np.zeros(0, np.int32))
     return _Moves(
         _SWAP, values, energy, swap_arrays + no_sites, system.largest_change + 1,
-        len(system.free), None if len(system.pairs) else "stuck", forced, system,
+        len(system.free), None if len(system.pairs) else "stuck", forced, system, system.rules,
     )  # fmt: skip
 
 
@@ -274,7 +272,8 @@ def metropolis(
     Raises
     ------
     ndoku.errors.NdokuError
-        An unknown move set, row moves where a cell lies in two rows, a temperature that is
+        An unknown move set, box moves where a cell lies in no box (a Latin square: use row
+        moves), row moves where a cell lies in two rows, a temperature that is
         not a positive number (or one that differs from ``schedule.t0``), a negative seed,
         limit or ``trace_every``, a timeout that is not positive.
 
@@ -320,7 +319,7 @@ def metropolis(
     n_restarts = 0
 
     def run(budget: int) -> None:
-        arrays = (*prepared.arrays, thresholds, plan, trace, state, stats, budget)
+        arrays = (*prepared.arrays, prepared.rules, thresholds, plan, trace, state, stats, budget)
         arguments = (prepared.kind, values, best_values, *arrays)
         compile_notice("the Metropolis chain", 8, _chain, arguments)
         _chain(*arguments)
@@ -408,6 +407,7 @@ def _chain(
     conflicts: NDArray[np.int32],
     free_peer_ptr: IntArray,
     free_peers: IntArray,
+    rules: ChainRules | None,
     thresholds: NDArray[np.uint64],
     plan: FloatArray,
     trace: FloatArray,
@@ -444,12 +444,13 @@ def _chain(
         if kind == _SWAP:
             swap_chain(
                 values, best_values, place, counts, masks, pairs, cell_unit_ptr, cell_units,
-                allowed, free, guide, group_pairs, mix, thresholds, state, stats, stop - done,
+                allowed, free, guide, group_pairs, mix, rules, thresholds, state, stats,
+                stop - done,
             )  # fmt: skip
         else:
             single_site_chain(
-                values, best_values, conflicts, free, free_peer_ptr, free_peers, thresholds,
-                state, stats, stop - done,
+                values, best_values, conflicts, free, free_peer_ptr, free_peers, rules,
+                thresholds, state, stats, stop - done,
             )  # fmt: skip
         done = stats[_DONE]
         if every > 0 and done % every == 0:

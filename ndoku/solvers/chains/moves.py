@@ -1,7 +1,7 @@
 """Move sets of the chains: their groups, pairs and energy units, start states and energies.
 
-What a kernel works on is built here, in plain arrays (:class:`SwapSystem`,
-:class:`SiteSystem`); the kernels that make the moves are in :mod:`.kernels`.
+What a swap kernel works on is built here, in plain arrays (:class:`SwapSystem`); the
+single-site move set's in :mod:`.sites`, the kernels that make the moves in :mod:`.kernels`.
 
 Glossary
 --------
@@ -42,16 +42,12 @@ penalty
 energy
     Swap moves: Σ over every unit that is not a move group (rows and columns for box moves,
     columns, boxes and extra units for row moves) of N − (number of distinct symbols).
-    Pruned, plus the penalty. Single-site moves: the number of peer pairs holding the same
-    symbol, a pair with a given counting :data:`GIVEN_PENALTY`. Either way 0 exactly when
-    the puzzle is solved.
+    Pruned, plus the penalty. Single-site moves: see :mod:`.sites`. Either way plus the
+    broken count of each constraint of the puzzle's rules (:mod:`.broken`), and 0 exactly
+    when the puzzle is solved.
 changed units
     The energy units that hold one cell of a pair but not the other: only their counts change
     in a swap (a unit holding both keeps its symbols). The *pair table* lists them per pair.
-conflicts
-    Single-site moves: ``conflicts[c, s]``, the energy that free cell ``c`` would share with
-    its peers if it held ``s`` (free peers holding ``s`` count 1, given ones
-    :data:`GIVEN_PENALTY`). ΔE of a change x → y is ``conflicts[c, y] − conflicts[c, x]``.
 counts, seen, repeated
     ``counts[u, s]``: how many cells of energy unit ``u`` hold symbol ``s``; bit ``s`` of
     ``masks[u, SEEN]`` is set when that count is at least 1, of ``masks[u, REPEATED]`` when it
@@ -70,6 +66,7 @@ from ndoku.limits import CHAIN_MAX_SYMBOLS
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX, Units
 from ndoku.solvers import propagation
+from ndoku.solvers.chains.broken import ChainRules, chain_rules, largest_rule_change, rule_energy
 from ndoku.solvers.chains.fill import GreedyFill
 from ndoku.solvers.random import generator
 
@@ -79,9 +76,6 @@ GuideArray = NDArray[np.uint16]
 
 #: Move sets: swaps within a box, swaps within a row, single-site changes.
 MOVES = ("box", "row", "single")
-#: Single-site energy of a peer pair in which one cell is a given (a free pair counts 1): a
-#: clash with a given is surely wrong, as in the textbook chain this move set follows.
-GIVEN_PENALTY = 5
 #: Pruned swap chains: the energy of a free cell that holds a symbol outside its candidates,
 #: and the share of proposals that are guided swaps (the rest uniform pairs, so that every
 #: state can be reached). On 25×25 a penalty of 2 needs about twice the proposals of 1, and
@@ -102,6 +96,8 @@ class SwapSystem:
 
     Attributes
     ----------
+    moves : str
+        ``box`` or ``row``.
     groups : Units
         The move groups (boxes or rows); ``initial_state`` fills their free cells.
     pairs : ndarray of uint32, shape (pairs, 3 + 2 · width)
@@ -128,9 +124,12 @@ class SwapSystem:
         and the penalty.
     fill : GreedyFill or None
         Pruned: the dive a start state begins with (:mod:`.fill`); None: random fills only.
+    rules : ChainRules or None
+        The puzzle's constraints (:func:`~.broken.chain_rules`); None: it has none.
     """
 
     size: int
+    moves: str
     groups: Units
     pairs: PairArray
     unit_ptr: IntArray
@@ -145,6 +144,7 @@ class SwapSystem:
     group_pairs: PairArray
     mix: NDArray[np.int64]
     fill: GreedyFill | None = None
+    rules: ChainRules | None = None
 
     @property
     def n_units(self) -> int:
@@ -156,17 +156,19 @@ class SwapSystem:
 
     @property
     def largest_change(self) -> int:
-        """The largest ΔE of a swap: every changed unit of both cells, and both penalties."""
-        return int(self.pairs.shape[1]) - 3 + 2 * self.penalty
+        """The largest ΔE of a swap: every changed unit of both cells, both penalties and the
+        constraints of both."""
+        rules = largest_rule_change(self.rules, self.size)
+        return int(self.pairs.shape[1]) - 3 + 2 * self.penalty + 2 * rules
 
     @property
     def kernel_arrays(
         self,
     ) -> tuple[
         PairArray, IntArray, IntArray, NDArray[np.uint64], IntArray, GuideArray, PairArray,
-        NDArray[np.int64],
+        NDArray[np.int64], ChainRules | None,
     ]:  # fmt: skip
-        """What a swap kernel reads besides the state: pairs … cell_units, allowed … mix."""
+        """What a swap kernel reads besides the state: pairs … cell_units, allowed … rules."""
         return (
             self.pairs,
             self.cell_unit_ptr,
@@ -176,6 +178,7 @@ class SwapSystem:
             self.guide,
             self.group_pairs,
             self.mix,
+            self.rules,
         )
 
 
@@ -229,8 +232,7 @@ def box_swap_system(
     >>> system.n_units, len(system.pairs)  # 4 rows + 4 columns; 3 free cells per box
     (8, 12)
     """
-    units = puzzle.units
-    return _swap_system(puzzle, units.kind == BOX, givens, candidates)
+    return swap_system(puzzle, "box", givens, candidates)
 
 
 def row_swap_system(
@@ -257,28 +259,62 @@ def row_swap_system(
     >>> system.n_units, len(system.pairs)  # 4 columns + 4 boxes; 3 free cells per row
     (8, 12)
     """
-    units = puzzle.units
-    row_of = puzzle.cell_rc[units.cells, 0]
-    starts = units.ptr[:-1]
-    is_row = np.minimum.reduceat(row_of, starts) == np.maximum.reduceat(row_of, starts)
-    rows_per_cell = np.bincount(units.select(is_row).cells, minlength=puzzle.n_cells)
-    if (rows_per_cell != 1).any():
-        cell = int(np.argmax(rows_per_cell != 1))
-        where = "two rows (sub-grids overlap side by side)" if rows_per_cell[cell] else "no row"
+    return swap_system(puzzle, "row", givens, candidates)
+
+
+def default_moves(puzzle: Puzzle, swaps: bool = False) -> str:
+    """``box`` where every cell lies in a box (or region), else ``row`` where every cell lies
+    in exactly one row (a Latin square), else ``single`` (``box`` when ``swaps``: its
+    refusal says why no swap serves).
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> default_moves(p)
+    'box'
+    """
+    found = (m for m in ("box", "row") if _misplaced(puzzle, m)[1] is None)
+    return next(found, "box" if swaps else "single")
+
+
+def _groups(puzzle: Puzzle, moves: str) -> NDArray[np.bool_]:
+    """The units that are the groups of swap moves ``box`` or ``row``; refuses a layout where
+    a cell lies in no group, or in two, naming it."""
+    is_group, cell, groups = _misplaced(puzzle, moves)
+    if cell is not None:
+        where = f"no {moves}" if groups == 0 else "two rows (sub-grids overlap side by side)"
+        other = "row" if moves == "box" else "box"
         raise NdokuError(
-            f"row moves need every cell in exactly one row, but the cell at "
-            f"{puzzle.locate(cell)} lies in {where}: use moves 'box' or 'single'"
+            f"{moves} moves need every cell in exactly one {moves}, but the cell at "
+            f"{puzzle.locate(cell)} lies in {where}: use moves '{other}' or 'single'"
         )
-    return _swap_system(puzzle, is_row, givens, candidates)
+    return is_group
 
 
-def _swap_system(
+def _misplaced(puzzle: Puzzle, moves: str) -> tuple[NDArray[np.bool_], int | None, int]:
+    """The units that are the groups of ``moves``, and the first cell in no group or in
+    several (None: none is), with its number of groups."""
+    units = puzzle.units
+    if moves == "box":
+        is_group = units.kind == BOX
+    else:
+        row_of = puzzle.cell_rc[units.cells, 0]
+        starts = units.ptr[:-1]
+        is_group = np.minimum.reduceat(row_of, starts) == np.maximum.reduceat(row_of, starts)
+    per_cell = np.bincount(units.select(is_group).cells, minlength=puzzle.n_cells)
+    wrong = np.flatnonzero(per_cell != 1)
+    if not len(wrong):
+        return is_group, None, 1
+    return is_group, int(wrong[0]), int(per_cell[wrong[0]])
+
+
+def swap_system(
     puzzle: Puzzle,
-    is_group: NDArray[np.bool_],
-    givens: IntArray | None,
-    candidates: NDArray[np.uint64] | None,
+    moves: str,
+    givens: IntArray | None = None,
+    candidates: NDArray[np.uint64] | None = None,
 ) -> SwapSystem:
-    """The units where ``is_group`` holds as move groups, the others as energy units."""
+    """:func:`box_swap_system` or :func:`row_swap_system`, as ``moves`` says."""
+    is_group = _groups(puzzle, moves)
     if puzzle.size > CHAIN_MAX_SYMBOLS:
         raise NdokuError(f"the Metropolis solver handles up to {CHAIN_MAX_SYMBOLS} symbols")
     fixed = puzzle.givens if givens is None else givens
@@ -296,9 +332,10 @@ def _swap_system(
     free_cells = np.concatenate([*free, np.zeros(0, np.int32)]).astype(np.int32)
     mix = _mix(len(pairs), len(free_cells), candidates is not None)
     return SwapSystem(
-        puzzle.size, groups, pairs, energy.ptr, energy.cells, cell_unit_ptr, cell_units, fixed,
-        candidates is not None, allowed, free_cells, guide, group_pairs, mix,
+        puzzle.size, moves, groups, pairs, energy.ptr, energy.cells, cell_unit_ptr, cell_units,
+        fixed, candidates is not None, allowed, free_cells, guide, group_pairs, mix,
         None if candidates is None else GreedyFill.of(puzzle, candidates),
+        chain_rules(puzzle, units),
     )  # fmt: skip
 
 
@@ -348,14 +385,14 @@ def _pair_table(
     b = np.concatenate([f[j] for f, (_, j) in zip(free, ends, strict=True)] + [np.zeros(0, int)])
     # cell → its units as a dense row, padded with the dummy unit n_units
     per_cell = np.diff(cell_unit_ptr)
-    dense = np.full((len(per_cell), int(per_cell.max(initial=0))), n_units, dtype=np.int32)
+    # the kernel always reads two units per side: rows at least that wide (under row moves a
+    # Latin square's cell has one energy unit, its column)
+    dense = np.full((len(per_cell), max(int(per_cell.max(initial=0)), 2)), n_units, np.int32)
     dense[np.repeat(np.arange(len(per_cell)), per_cell), _ranks(per_cell)] = cell_units
     ua, ub = dense[a], dense[b]
     only_a = (ua[:, :, None] != ub[:, None, :]).all(axis=2) & (ua != n_units)
     only_b = (ub[:, :, None] != ua[:, None, :]).all(axis=2) & (ub != n_units)
     k = np.maximum(only_a.sum(axis=1), only_b.sum(axis=1))
-    # the kernel always reads two units per side; every cell has two energy units (a row and a
-    # column for box moves, a column and a box for row moves), so dense rows are that wide
     width = max(int(k.max(initial=0)), 2)
     sides = [
         np.take_along_axis(np.where(only, u, n_units), np.argsort(~only, axis=1, kind="stable"), 1)
@@ -471,7 +508,8 @@ def unit_counts(
     masks[:, REPEATED] = np.bitwise_or.reduce(np.where(counts >= 2, bits, np.uint64(0)), axis=1)
     lengths = np.diff(system.unit_ptr)
     energy = int((lengths - (counts[:n_units, 1:] > 0).sum(axis=1)).sum())
-    return counts, masks, energy + system.penalty * outside(system, values)
+    energy += system.penalty * outside(system, values) + rule_energy(system.rules, values)
+    return counts, masks, energy
 
 
 def outside(system: SwapSystem, values: IntArray) -> int:
@@ -488,91 +526,3 @@ def outside(system: SwapSystem, values: IntArray) -> int:
     free = system.free
     held = values[free].astype(np.uint64)
     return int((((system.allowed[free] >> held) & _ONE) == 0).sum())
-
-
-@dataclass(frozen=True, eq=False)
-class SiteSystem:
-    """Plain arrays the single-site kernel works on.
-
-    Attributes
-    ----------
-    free : ndarray of int32
-        The free cells; a proposal picks one of them and one of the N − 1 other values.
-    free_peer_ptr, free_peers : ndarray of int32
-        CSR over positions in ``free`` → the free peers (cell numbers), whose ``conflicts``
-        follow a change.
-    peer_ptr, peers : ndarray of int32
-        CSR of cell → every peer (the puzzle's peer graph).
-    """
-
-    size: int
-    free: IntArray
-    free_peer_ptr: IntArray
-    free_peers: IntArray
-    peer_ptr: IntArray
-    peers: IntArray
-    givens: IntArray
-
-    @property
-    def largest_change(self) -> int:
-        """The largest ΔE of a move: all of a cell's peers, given ones weighted."""
-        weight = np.where(self.givens[self.peers] > 0, GIVEN_PENALTY, 1)
-        per_cell = np.add.reduceat(weight, self.peer_ptr[:-1]) if len(weight) else np.zeros(1)
-        return int(per_cell[np.diff(self.peer_ptr) > 0].max(initial=0))
-
-
-def single_site_system(puzzle: Puzzle, givens: IntArray | None = None) -> SiteSystem:
-    """The free cells and their peers, from the puzzle's peer graph.
-
-    Examples
-    --------
-    >>> from ndoku.model.puzzle import read_puzzles
-    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> system = single_site_system(p)
-    >>> len(system.free), system.largest_change  # 7 peers, up to 3 of them given
-    (12, 19)
-    """
-    if puzzle.size > CHAIN_MAX_SYMBOLS:
-        raise NdokuError(f"the Metropolis solver handles up to {CHAIN_MAX_SYMBOLS} symbols")
-    fixed = puzzle.givens if givens is None else givens
-    peer_ptr, peers = puzzle.peers
-    free = np.flatnonzero(fixed == 0).astype(np.int32)
-    lists = [peers[peer_ptr[c] : peer_ptr[c + 1]] for c in free]
-    kept = [p[fixed[p] == 0] for p in lists]
-    free_peer_ptr = np.zeros(len(free) + 1, dtype=np.int32)
-    free_peer_ptr[1:] = np.cumsum([len(p) for p in kept])
-    free_peers = np.concatenate([*kept, np.zeros(0, np.int32)]).astype(np.int32)
-    return SiteSystem(puzzle.size, free, free_peer_ptr, free_peers, peer_ptr, peers, fixed)
-
-
-def random_state(system: SiteSystem, seed: int) -> IntArray:
-    """Givens kept; each free cell a random symbol (from
-    :func:`~ndoku.solvers.random.generator` of ``seed``)."""
-    rng = generator(seed)
-    values = system.givens.astype(np.int32)
-    values[system.free] = rng.integers(1, system.size + 1, len(system.free))
-    return values
-
-
-def site_conflicts(system: SiteSystem, values: IntArray) -> tuple[NDArray[np.int32], int]:
-    """``conflicts[c, s]`` (see the glossary; rows of given cells unused) and the energy.
-
-    Examples
-    --------
-    >>> from ndoku.model.puzzle import read_puzzles
-    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
-    >>> system = single_site_system(p)
-    >>> values = p.givens.copy()
-    >>> values[system.free] = 1  # 28 free pairs clash, and 7 pairs with the given 1
-    >>> conflicts, energy = site_conflicts(system, values)
-    >>> energy, int(conflicts[1, 1])  # cell 1: 5 free peers and the given 1
-    (63, 10)
-    """
-    n_cells = len(values)
-    owner = np.repeat(np.arange(n_cells), np.diff(system.peer_ptr))
-    given = system.givens[system.peers] > 0
-    weight = np.where(given | (system.givens[owner] > 0), GIVEN_PENALTY, 1)
-    conflicts = np.zeros((n_cells, system.size + 1), dtype=np.int32)
-    np.add.at(conflicts, (owner, values[system.peers]), np.where(given, GIVEN_PENALTY, 1))
-    clash = (values[owner] == values[system.peers]) & (owner < system.peers)
-    return conflicts, int(weight[clash].sum())

@@ -13,6 +13,7 @@ from numba import prange
 from numpy.typing import NDArray
 
 from ndoku.jit import compile_notice, kernel
+from ndoku.solvers.chains.broken import ChainRules
 from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
 from ndoku.solvers.chains.moves import (
     Dive,
@@ -217,6 +218,7 @@ def _rounds(
     guide: NDArray[np.uint16],
     group_pairs: NDArray[np.uint32],
     mix: NDArray[np.int64],
+    rules: ChainRules | None,
     thresholds: NDArray[np.uint64],
     betas: NDArray[np.float64],
     rung_of: NDArray[np.int64],
@@ -247,6 +249,7 @@ def _rounds(
                 guide,
                 group_pairs,
                 mix,
+                rules,
                 thresholds[rung_of[r]],
                 states[r : r + 1],
                 stats[r],

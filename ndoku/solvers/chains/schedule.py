@@ -29,6 +29,7 @@ from ndoku.errors import NdokuError
 from ndoku.jit import kernel
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX
+from ndoku.solvers.chains.broken import DISTANCES
 from ndoku.solvers.chains.checks import check_choice, check_temperature
 from ndoku.solvers.chains.moves import MOVES
 
@@ -52,6 +53,17 @@ SINGLE_TEMPERATURES = {9: 0.33}
 #: are fastest at 0.4-0.5, 16×16 at 0.25-0.35 (0.4 loses), 25×25 at 0.3 (0.25 and 0.4 fail).
 #: Other N take the entry of the nearest N below (4×4 the 9×9 one).
 PRUNED_TEMPERATURES = {9: 0.45, 16: 0.3, 25: 0.3}
+#: Plain (unpruned) swap chains where rules whose broken count grows with their distance from
+#: holding (:data:`~.broken.DISTANCES`: sums, skyscrapers) cover the grid: such counts make
+#: the energy steeper, and the chain wants this temperature; where they cover a share of the
+#: cells, T moves that share of the way to it from the puzzle's own. Box swaps on janko 9×9
+#: sets (tests/data/variants), 10⁷ proposals each, puzzles solved: killer 13 of its first 20
+#: at T = 0.3, 38 and 39 of its first 40 at 0.45 and 0.6, 122 and 120 of the next 122 at 0.5
+#: and 0.6, all 162 at 0.55; outside sums 14, 15 and 11 of 15 at 0.45, 0.55 and 0.7;
+#: skyscrapers 5, 11, 13, 12 and 14 of 15 at 0.3, 0.45, 0.55, 0.6 and 0.7. Rules of 1 per
+#: broken pair stay cold: an empty 9×9 with an anti-knight and one cage solves in 0.1 s at
+#: 0.3 and not in 20 s at 0.55; even-odd (15) solves at 0.3 to 0.6.
+RULES_TEMPERATURE = 0.55
 #: Interlocked grids whose cells lie in more units want a hotter chain (a swap there changes
 #: more units): above OVERLAP_START energy units per cell, T grows by OVERLAP_SLOPE of itself
 #: per unit per cell. A line through the measured best of Samurai (2.2 → 0.3) and butterfly
@@ -209,15 +221,29 @@ def default_temperature(
 
 def puzzle_temperature(puzzle: Puzzle, moves: str = "box", pruned: bool = False) -> float:
     """The default temperature of ``puzzle``: :func:`default_temperature` of its size and,
-    for box moves, of its :func:`units_per_cell` (for a pruned chain when ``pruned``).
+    for box moves, of its :func:`units_per_cell` (for a pruned chain when ``pruned``); for a
+    plain swap chain, warmer by the share of the cells sums and skyscrapers cover (see
+    :data:`RULES_TEMPERATURE`).
 
+    >>> import dataclasses
+    >>> from ndoku.model.rules import Rule
     >>> from ndoku.tasks.generate import layout_puzzle
     >>> butterfly, classic = layout_puzzle("butterfly"), layout_puzzle("9x9")
     >>> puzzle_temperature(butterfly), puzzle_temperature(classic, "single")
     (0.45, 0.33)
+    >>> rows = tuple(Rule("cage", tuple(range(9 * r, 9 * r + 9)), 45) for r in range(9))
+    >>> killer = dataclasses.replace(classic, rules=rows)
+    >>> puzzle_temperature(classic), puzzle_temperature(killer)
+    (0.3, 0.55)
+    >>> puzzle_temperature(dataclasses.replace(classic, rules=rows[:3]))  # a third covered
+    0.3833
     """
     upc = units_per_cell(puzzle) if moves == "box" else 2.0
-    return default_temperature(puzzle.size, upc, moves, pruned)
+    base = default_temperature(puzzle.size, upc, moves, pruned)
+    if pruned or moves == "single" or base >= RULES_TEMPERATURE:
+        return base
+    steep = {cell for c in puzzle.lowered.constraints if c.kind in DISTANCES for cell in c.cells}
+    return round(base + (RULES_TEMPERATURE - base) * len(steep) / puzzle.n_cells, 4)
 
 
 def units_per_cell(puzzle: Puzzle) -> float:

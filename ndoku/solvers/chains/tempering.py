@@ -4,7 +4,8 @@ Glossary
 --------
 replica
     One full box-swap state (values, where each box's symbols are, unit counts and masks, its
-    own random stream) on the tables all replicas share (:func:`~.moves.box_swap_system`).
+    own random stream) on the tables all replicas share (:func:`~.moves.box_swap_system`; on
+    a layout without boxes, a Latin square, rows stand in for the boxes).
     Replica ``r`` starts from :func:`~.moves.initial_state` with seed ``seed · R + r``
     (:func:`~ndoku.solvers.random.replica_seed`).
 pruning
@@ -27,8 +28,9 @@ exchange
     rung they run at changes.
 energy
     As in :mod:`.moves`: Σ over rows and columns of N − distinct symbols, plus the
-    penalty of the cells outside their candidates when pruned; 0 exactly when solved. The run
-    stops when any replica reaches 0.
+    penalty of the cells outside their candidates when pruned and the broken counts of the
+    puzzle's rules (:mod:`.broken`); 0 exactly when solved. The run stops when any replica
+    reaches 0.
 temperature
     The hotter rungs are there to cross the barriers that hold a cold chain in a dead end and
     hand better states down. :func:`default_ladder` spreads the rungs geometrically around
@@ -73,8 +75,9 @@ from ndoku.solvers.chains.metropolis import TRACE_COLUMNS, ChainResult
 from ndoku.solvers.chains.moves import (
     Dive,
     IntArray,
-    box_swap_system,
+    default_moves,
     pruned,
+    swap_system,
 )
 from ndoku.solvers.chains.replicas import Replicas
 from ndoku.solvers.chains.restarts import NO_RESTARTS, Restarts, default_unit
@@ -140,7 +143,7 @@ def default_ladder(puzzle: Puzzle, pruned: bool = True) -> tuple[float, ...]:
     >>> default_ladder(layout_puzzle("9x9")), default_ladder(layout_puzzle("9x9"), False)
     ((0.36, 0.4003, 0.4451, 0.495), (0.27, 0.2972, 0.3271, 0.36))
     """
-    middle = puzzle_temperature(puzzle, pruned=pruned)
+    middle = puzzle_temperature(puzzle, default_moves(puzzle, swaps=True), pruned)
     spans = LADDER_SPANS if pruned else PLAIN_LADDER_SPANS
     cold, hot = spans[max((n for n in spans if n <= puzzle.size), default=4)]
     return geometric_ladder(cold * middle, hot * middle, LADDER_RUNGS)
@@ -246,6 +249,7 @@ def tempering(
     most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     if threads is not None and not 1 <= threads <= most:
         raise NdokuError(f"threads must be between 1 and {most}, got {threads}")
+    moves = default_moves(puzzle, swaps=True)
     fixed = puzzle.givens if givens is None else givens
     narrowed, candidates = pruned(puzzle, fixed) if prune else (fixed, None)
     forced = int((narrowed > 0).sum() - (fixed > 0).sum())
@@ -253,10 +257,10 @@ def tempering(
     if candidates is not None:
         began = time.perf_counter()
         dives = _dives(puzzle, narrowed, candidates, ladder, seed)
-        dived = _dived(dives[-1][0], ladder, seed, time.perf_counter() - began)
+        dived = _dived(dives[-1][0], moves, ladder, seed, time.perf_counter() - began)
         if dived is not None:
             return dataclasses.replace(dived, forced=forced)
-    system = box_swap_system(puzzle, narrowed, candidates)
+    system = swap_system(puzzle, moves, narrowed, candidates)
     replicas_ = Replicas.start(system, ladder, seed, dives)
     with deadline.paused():
         replicas_.run(0, 0, 0)  # compile or load: untimed
@@ -304,7 +308,7 @@ def _dives(
 
 
 def _dived(
-    values: IntArray, ladder: tuple[float, ...], seed: int, seconds: float
+    values: IntArray, moves: str, ladder: tuple[float, ...], seed: int, seconds: float
 ) -> TemperingResult | None:
     """The run when a replica's dive filled the grid (``values``) in ``seconds``: as the
     rounds would report it, without building the replicas; None when it left cells free."""
@@ -313,7 +317,7 @@ def _dived(
     return TemperingResult(
         solved=True, values=values, best_values=values.copy(), energy=0, best_energy=0,
         best_at=0, proposals=0, acceptances=0, seconds=seconds, seed=seed,
-        temperature=ladder[0], stop="solved", moves="box", schedule="tempering",
+        temperature=ladder[0], stop="solved", moves=moves, schedule="tempering",
         ladder=ladder, trace=np.zeros((0, len(TRACE_COLUMNS))),
         exchange_rates=(math.nan,) * (len(ladder) - 1),
     )  # fmt: skip
@@ -437,7 +441,7 @@ def _drive(
         seed=seed,
         temperature=replicas.ladder[0],
         stop=stop,
-        moves="box",
+        moves=replicas.system.moves,
         schedule="tempering",
         ladder=replicas.ladder,
         trace=np.array(trace, dtype=np.float64).reshape(-1, len(TRACE_COLUMNS)),
