@@ -1,5 +1,6 @@
-"""The README's pictures: a Samurai solved, a jigsaw, an X-sudoku, a 16×16 with pencil marks and
-a page of a puzzle book, drawn by ndoku.picture and rasterised with Pillow (the print extra).
+"""The README's pictures: a Samurai solved, a jigsaw, an X-sudoku, a 16×16 with pencil marks, a
+page of a puzzle book, a killer Samurai and every kind of variant rule, drawn by ndoku.picture and
+rasterised with Pillow (the print extra).
 
     python examples/pictures.py              # writes examples/figures/picture_*.png
 
@@ -34,6 +35,45 @@ HEXADOKU = REPO / "tests" / "data" / "sudoku16" / "goomii_16x16_first40.txt"
 #: The 16×16 is drawn before this step of its explained path (the steps before it applied).
 STEP = 8
 XSUDOKU_SEED = 3
+#: A rule of every kind on an empty 9×9: a picture of how each is drawn, not a puzzle.
+EVERY_KIND = """\
+000000000
+000000000
+000000000
+000000000
+000000000
+000000000
+000000000
+000000000
+000000000
+
+little-killer 20 dr: r0c1
+sandwich 12: r0c6
+skyscraper 3: r6c10
+outside-sum 17: r10c5
+cage 15: r1c7 r1c8 r2c8
+cage 10: r6c5 r6c6
+thermo: r2c2 r3c2 r4c3 r4c4
+slow-thermo: r9c1 r8c1 r7c1
+arrow: r1c4 > r2c5 r3c5
+arrow: r6c2 r6c3 > r7c4 r8c4
+white: r3c7 r3c8
+black: r4c7 r4c8
+white 3: r1c1 r1c2
+x: r7c8 r8c8
+v: r9c8 r9c9
+even: r2c6
+odd: r5c6
+whisper: r7c6 r8c6 r9c5 r9c4
+renban: r5c8 r5c9 r6c9
+palindrome: r2c3 r1c3
+region: r8c2 r8c3 r9c3
+line: r4c6 r3c6
+circle: r5c1
+outline "6": r3c9 r4c9
+antiknight
+negative: black
+"""
 BOOK_SEEDS = range(2)
 
 
@@ -73,6 +113,19 @@ def book_page() -> Scene:
     return book_pages(made, per_page=2, name="samurai")[0]
 
 
+def killer_samurai() -> Scene:
+    """The killer Samurai of ``examples/`` (``ndoku show examples/killer_samurai.txt``): its
+    cages run across the sub-grids."""
+    [puzzle] = read_puzzles(HERE / "killer_samurai.txt")
+    return picture(puzzle)
+
+
+def every_kind() -> Scene:
+    """Every kind of rule ndoku reads, drawn (``ndoku show --png`` of :data:`EVERY_KIND`)."""
+    [puzzle] = read_puzzles(text=EVERY_KIND)
+    return picture(puzzle, footer="every kind of rule ndoku reads")
+
+
 def main() -> None:
     require("png")  # Pillow and ReportLab before the solving: without them, stop at once
     FIGURES.mkdir(exist_ok=True)
@@ -82,6 +135,8 @@ def main() -> None:
         ("xsudoku", xsudoku, 1.5),
         ("pencil_marks", pencil_marks, 1.5),
         ("book_page", book_page, SCALE),
+        ("killer_samurai", killer_samurai, SCALE),
+        ("rules", every_kind, 2.0),
     ):
         path = FIGURES / f"picture_{name}.png"
         path.write_bytes(to_png(draw(), scale))

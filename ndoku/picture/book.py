@@ -82,7 +82,7 @@ def book(
         heading = "Solutions" if first else ""
         out.append(_page(paper, slots, per_solution_page, heading, note if first else ""))
     for number, page in enumerate(out, 1):
-        page.labels.append(Label(page.width / 2, page.height - MARGIN / 2, str(number), 9))
+        page.add(Label(page.width / 2, page.height - MARGIN / 2, str(number), 9))
     return out
 
 
@@ -101,10 +101,10 @@ def _page(
     page = Scene(width, height)
     top = MARGIN
     if heading:
-        page.labels.append(Label(width / 2, top + 14, heading, 16, bold=True))
+        page.add(Label(width / 2, top + 14, heading, 16, bold=True))
         top += 28
     if note:
-        page.labels.append(Label(width / 2, top + 4, note, 9))
+        page.add(Label(width / 2, top + 4, note, 9))
         top += 16
     across = 1 if per_page <= 2 else math.ceil(math.sqrt(per_page))
     down = math.ceil(per_page / across)
@@ -118,7 +118,7 @@ def _page(
         y += (room_h - scale * picture.height) / 2  # header and picture centred in the slot
         if header:
             size = min(HEADER, slot_w / (0.6 * len(header)))  # a long header shrinks
-            page.labels.append(Label(x + slot_w / 2, y + HEADER, header, size, anchor="middle"))
+            page.add(Label(x + slot_w / 2, y + HEADER, header, size, anchor="middle"))
         left = x + (slot_w - scale * picture.width) / 2
         page.place(picture, left, y + gap, scale)
     return page

@@ -1,4 +1,4 @@
-"""A puzzle drawn as printed puzzles look: the scene of its grid, values and pencil marks.
+"""A puzzle drawn as printed puzzles look: the scene of its grid, rules, values and pencil marks.
 
 Glossary
 --------
@@ -11,7 +11,11 @@ edge
 
 Values show in the puzzle's own alphabet: givens bold, others in :data:`SOLVED` colour
 (:data:`CONFLICT` where a value repeats in a unit). Free cells may show their candidates,
-small, each value at its own place of an ``r × c`` pattern (a box's shape).
+small, each value at its own place of an ``r × c`` pattern (a box's shape). Variant rules
+are drawn by :mod:`.rules`, between the grid's own shapes: shading under the grid's lines,
+lines along cells too, outlines and dots over them, cage sums and outside clues over the
+values (the picture grows a margin where outside clues stand), and the rules of the whole
+grid in a line under it.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from numpy.typing import NDArray
 
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX
-from ndoku.picture.scene import INK, Fill, Label, Line, Scene
+from ndoku.picture.rules import Paper, draw_rules, legend, reach
+from ndoku.picture.scene import ADVANCE, DROP, INK, TEXT_ADVANCE, Cap, Fill, Label, Line, Scene
 from ndoku.solvers.logic import Step
 from ndoku.tasks.render import marks
 
@@ -43,12 +48,6 @@ REGION_FILLS = ("#fde2e4", "#dcedc8", "#d6e6f5", "#fff3c4", "#eadcf3", "#d3f1ec"
 THIN, THICK = 0.025, 0.09  # line widths, in cells
 
 Corner = Callable[[float, float], tuple[float, float]]
-#: Advance of a bold digit in the writers' typeface, in ems: how wide a symbol draws.
-ADVANCE = 0.7
-#: Advance of an average character of text (a title, a caption), in ems, with room to spare.
-TEXT_ADVANCE = 0.6
-#: Baseline below a label's centre, in ems (half a digit's height).
-DROP = 0.36
 
 
 def picture(
@@ -93,34 +92,46 @@ def picture(
     if candidates is not None:  # room for pencil marks of at least 7.5 points
         cell = max(cell, 7.5 * max(_pattern(puzzle)))
     margin = cell / 4
-    top = margin + (cell if title else 0.0)
-    bottom = top + rows * cell + margin + (0.8 * cell if footer else 0.0)
-    scene = Scene(2 * margin + cols * cell, bottom)
+    clues = [rule.clue for rule in puzzle.rules if rule.clue is not None]
+    above, left, below, right = reach(clues, (rows, cols))  # room for outside clues
+    said = legend(puzzle.rules)
+    top = margin + (cell if title else 0.0) + above * cell
+    under = top + (rows + below) * cell  # the grid's foot, or its clues'
+    bottom = under + margin + (0.7 * cell if said else 0.0) + (0.8 * cell if footer else 0.0)
+    scene = Scene(2 * margin + (left + cols + right) * cell, bottom)
 
     def corner(r: float, c: float) -> tuple[float, float]:
-        return margin + c * cell, top + r * cell
+        return margin + (left + c) * cell, top + r * cell
+
+    layers = draw_rules(puzzle.rules, Paper(puzzle.cell_rc, corner, cell))
 
     shown = puzzle.givens if values is None else np.asarray(values)
     rc = puzzle.cell_rc.tolist()
     if regions and puzzle.layout.regions is not None:
         for cell_no, colour in _region_colours(puzzle).items():
             x, y = corner(*rc[cell_no])
-            scene.fills.append(Fill(x, y, cell, cell, colour))
+            scene.add(Fill(x, y, cell, cell, colour))
     for extra in puzzle.layout.extras:
         for r, c in extra.cells:
             x, y = corner(r, c)
-            scene.fills.append(Fill(x, y, cell, cell, EXTRA))
+            scene.add(Fill(x, y, cell, cell, EXTRA))
     if step is not None:
         for c in step.cells:
             x, y = corner(*rc[c])
-            scene.fills.append(Fill(x, y, cell, cell, HIGHLIGHT))
+            scene.add(Fill(x, y, cell, cell, HIGHLIGHT))
+    scene.add(*layers.under, *layers.lines)
     _grid_lines(scene, puzzle, corner, cell)
+    scene.add(*layers.over)
 
     style = puzzle.grid.style
     # One size for every value of a picture, as the longest symbol allows (``36`` in a 36×36
     # written in numbers): at most 0.7 of a cell wide.
     longest = max(len(style.symbol(v)) for v in range(1, puzzle.size + 1))
     size = cell * min(0.62, 0.7 / (ADVANCE * longest))
+    middle = cell / 2  # of a value, below its cell's top
+    if layers.corners:  # values a little smaller and lower, clear of the cage sums
+        size *= 0.88
+        middle += 0.05 * cell
     placed: Mapping[int, int] = dict(step.placements) if step is not None else {}
     removed = set(step.eliminations) if step is not None else set()
     for c, (value, mark) in enumerate(zip(shown.tolist(), marks(puzzle, shown), strict=True)):
@@ -129,22 +140,24 @@ def picture(
         if value:
             colour = {"given": INK, "conflict": CONFLICT}.get(mark, SOLVED)
             text = style.symbol(value)
-            scene.labels.append(
-                Label(centre, y + cell / 2 + DROP * size, text, size, colour, mark != "solved")
-            )
+            scene.add(Label(centre, y + middle + DROP * size, text, size, colour, mark != "solved"))
         elif c in placed:
             text = style.symbol(placed[c])
-            scene.labels.append(Label(centre, y + cell / 2 + DROP * size, text, size, PLACED, True))
+            scene.add(Label(centre, y + middle + DROP * size, text, size, PLACED, True))
         elif candidates is not None:
             _candidates(scene, puzzle, c, x, y, cell, candidates[c], removed, longest)
+    scene.add(*layers.top)
     room = scene.width - 2 * margin
+    if said:
+        size = _fitted(said, 0.4 * cell, room)
+        scene.add(Label(scene.width / 2, under + 0.55 * cell, said, size))
     if title:
         size = _fitted(title, 0.6 * cell, room)
-        scene.labels.append(Label(scene.width / 2, margin + 0.6 * cell, title, size, bold=True))
+        scene.add(Label(scene.width / 2, margin + 0.6 * cell, title, size, bold=True))
     if footer:
         size = _fitted(footer, 0.4 * cell, room)
         y = scene.height - margin - 0.2 * cell
-        scene.labels.append(Label(scene.width / 2, y, footer, size, QUIET))
+        scene.add(Label(scene.width / 2, y, footer, size, QUIET))
     return scene
 
 
@@ -165,12 +178,13 @@ def _grid_lines(scene: Scene, puzzle: Puzzle, corner: Corner, cell: float) -> No
         (near_across & ~walls_across, near_down & ~walls_down, THIN, False),
         (walls_across, walls_down, THICK, True),
     ):
+        cap: Cap = "square" if square else "butt"  # thick walls meet at corners
         for r, c0, c1 in _runs(across):
             (x0, y), (x1, _) = corner(r, c0), corner(r, c1)
-            scene.lines.append(Line(x0, y, x1, y, width * cell, square=square))
+            scene.add(Line(x0, y, x1, y, width * cell, cap=cap))
         for c, r0, r1 in _runs(down.T):
             (x, y0), (_, y1) = corner(r0, c), corner(r1, c)
-            scene.lines.append(Line(x, y0, x, y1, width * cell, square=square))
+            scene.add(Line(x, y0, x, y1, width * cell, cap=cap))
 
 
 Edges = tuple[NDArray[np.bool_], NDArray[np.bool_]]
@@ -238,10 +252,10 @@ def _candidates(
         cy = y + cell * (r + 0.5) / down
         text = style.symbol(v + 1)
         gone = (cell_no, v + 1) in removed
-        scene.labels.append(Label(cx, cy + DROP * size, text, size, REMOVED if gone else CANDIDATE))
+        scene.add(Label(cx, cy + DROP * size, text, size, REMOVED if gone else CANDIDATE))
         if gone:
             half = ADVANCE * size * len(text) / 2 + 0.1 * size
-            scene.lines.append(Line(cx - half, cy, cx + half, cy, 0.08 * size, REMOVED))
+            scene.add(Line(cx - half, cy, cx + half, cy, 0.08 * size, REMOVED))
 
 
 def _pattern(puzzle: Puzzle) -> tuple[int, int]:

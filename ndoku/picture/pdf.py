@@ -6,10 +6,12 @@ import io
 from collections.abc import Sequence
 
 from ndoku.picture.needs import font_file, require
-from ndoku.picture.scene import Scene
+from ndoku.picture.scene import Fill, Line, Scene, Spot
 
 #: The names the writer registers Bitstream Vera under, regular and bold.
 FONT_NAMES = {False: "ndoku-Vera", True: "ndoku-Vera-Bold"}
+#: PDF's line cap numbers.
+CAPS = {"butt": 0, "round": 1, "square": 2}
 
 
 def to_pdf(pages: Sequence[Scene], title: str = "") -> bytes:
@@ -20,7 +22,7 @@ def to_pdf(pages: Sequence[Scene], title: str = "") -> bytes:
     Examples
     --------
     >>> from ndoku.picture.scene import Label
-    >>> pdf = to_pdf([Scene(100, 50, labels=[Label(50, 30, "7", 12)])] * 2)
+    >>> pdf = to_pdf([Scene(100, 50, [Label(50, 30, "7", 12)])] * 2)
     >>> pdf[:5], pdf.count(b"/Type /Page\\n")
     (b'%PDF-', 2)
     """
@@ -36,19 +38,38 @@ def to_pdf(pages: Sequence[Scene], title: str = "") -> bytes:
     for page in pages:
         height = page.height
         canvas.setPageSize((page.width, height))
-        for f in page.fills:
-            canvas.setFillColor(HexColor(f.colour))
-            canvas.rect(f.x, height - f.y - f.h, f.w, f.h, stroke=0, fill=1)
-        for ln in page.lines:
-            canvas.setStrokeColor(HexColor(ln.colour))
-            canvas.setLineWidth(ln.width)
-            canvas.setLineCap(2 if ln.square else 0)
-            canvas.line(ln.x0, height - ln.y0, ln.x1, height - ln.y1)
-        for lb in page.labels:
-            canvas.setFillColor(HexColor(lb.colour))
-            canvas.setFont(FONT_NAMES[lb.bold], lb.size)
-            write = canvas.drawCentredString if lb.anchor == "middle" else canvas.drawString
-            write(lb.x, height - lb.y, lb.text)
+        for shape in page.shapes:
+            if isinstance(shape, Fill):
+                canvas.setFillColor(HexColor(shape.colour))
+                canvas.rect(shape.x, height - shape.y - shape.h, shape.w, shape.h, stroke=0, fill=1)
+            elif isinstance(shape, Line):
+                canvas.setStrokeColor(HexColor(shape.colour))
+                canvas.setLineWidth(shape.width)
+                canvas.setLineCap(CAPS[shape.cap])
+                canvas.setDash([shape.dash] if shape.dash else [])
+                canvas.line(shape.x0, height - shape.y0, shape.x1, height - shape.y1)
+            elif isinstance(shape, Spot):
+                if shape.fill:
+                    canvas.setFillColor(HexColor(shape.fill))
+                if shape.stroke:
+                    canvas.setStrokeColor(HexColor(shape.stroke))
+                    canvas.setLineWidth(shape.width)
+                    canvas.setDash([])
+                y = height - shape.y - shape.h
+                canvas.roundRect(
+                    shape.x,
+                    y,
+                    shape.w,
+                    shape.h,
+                    shape.radius,
+                    stroke=int(bool(shape.stroke)),
+                    fill=int(bool(shape.fill)),
+                )
+            else:
+                canvas.setFillColor(HexColor(shape.colour))
+                canvas.setFont(FONT_NAMES[shape.bold], shape.size)
+                write = canvas.drawCentredString if shape.anchor == "middle" else canvas.drawString
+                write(shape.x, height - shape.y, shape.text)
         canvas.showPage()
     canvas.save()
     return out.getvalue()

@@ -17,7 +17,9 @@ so a 9×9 grid takes 19 × 13 characters and a sumo fits an 80-column terminal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from itertools import zip_longest
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,7 +27,9 @@ from numpy.typing import NDArray
 
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import BOX
+from ndoku.picture.rules import reach
 from ndoku.solvers.logic import Board, Step
+from ndoku.tasks.rule_marks import cage_map, cage_sums, clue_texts, listed
 from ndoku.text.grid import DIGITS, EMPTY, MISSING
 from ndoku.text.words import plural
 
@@ -43,6 +47,8 @@ LEGEND = "[ ] the step's cells, =v placed, -v removed"
 #: about 50 characters, a Samurai 120); a wider one, only those of the cells the step touches
 #: (an early 16×16 would take some 200).
 MARKS_WIDTH = 120
+#: A drawing of rules puts the cage map beside the grid while both fit in this many columns.
+RULES_WIDTH = 80
 
 #: Box-drawing character by the arms it has: up, down, left, right.
 _JUNCTIONS = {
@@ -66,7 +72,8 @@ _JUNCTIONS = {
 
 
 def regions(puzzle: Puzzle) -> NDArray[np.int32]:
-    """Canvas of region numbers (the box of each cell), ``-1`` where no cell exists.
+    """Canvas of region numbers (the box of each cell; in a layout without boxes, its
+    sub-grid), ``-1`` where no cell exists.
 
     >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="0 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 0\\n")
@@ -78,6 +85,10 @@ def regions(puzzle: Puzzle) -> NDArray[np.int32]:
     region = np.full(puzzle.n_cells, -1, dtype=np.int32)
     for b in range(len(boxes)):
         region[boxes[b]] = b
+    size = puzzle.size
+    for k, (r, c) in enumerate(puzzle.layout.corners):  # cells in no box: a Latin square's
+        window = puzzle.index[r : r + size, c : c + size].ravel()
+        region[window[region[window] < 0]] = len(boxes) + k
     return puzzle.canvas(region)
 
 
@@ -166,7 +177,10 @@ def describe(puzzle: Puzzle) -> str:
     """
     layout = puzzle.layout
     parts = [grids_text(puzzle)]
-    parts.append("jigsaw regions" if layout.box is None else f"boxes {layout.boxes_text()}")
+    if layout.box is not None:
+        parts.append(f"boxes {layout.boxes_text()}")
+    else:
+        parts.append("no boxes (rows and columns only)" if layout.latin else "jigsaw regions")
     if layout.extras:
         parts.append(f"extra units: {layout.extras_text()}")
     parts.append(
@@ -190,7 +204,10 @@ def grids_text(puzzle: Puzzle) -> str:
 
 
 def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
-    """The grid with region outlines, as rich :class:`~rich.text.Text`.
+    """The grid with region outlines, as rich :class:`~rich.text.Text`; and its rules: outside
+    clues around it, cages as a map of letters beside it (under it when that would be wider
+    than :data:`RULES_WIDTH`) with their sums below, and every other rule as its text line
+    after a blank line (:mod:`ndoku.tasks.rule_marks`).
 
     Parameters
     ----------
@@ -210,18 +227,84 @@ def draw(puzzle: Puzzle, values: NDArray[np.integer] | None = None) -> Text:
     │. 4│. .│
     │. .│. 2│
     └───┴───┘
+    >>> from ndoku.model.rules import Rule
+    >>> rules = (Rule("cage", (0, 1, 5), 6), Rule("sandwich", (2, 6, 10, 14), 0, clue=(-1, 2)),
+    ...          Rule("x", (14, 15)))
+    >>> print(draw(Puzzle(p.grid, p.frame, p.givens, rules=rules)).plain)
+         0
+    ┌───┬───┐   ┌───┬───┐
+    │1 .│. .│   │a a│. .│
+    │. .│3 .│   │. a│. .│
+    ├───┼───┤   ├───┼───┤
+    │. 4│. .│   │. .│. .│
+    │. .│. 2│   │. .│. .│
+    └───┴───┘   └───┴───┘
+    # cages: a=6
+    <BLANKLINE>
+    x: r4c3 r4c4
     """
     from rich.text import Text
 
     shown = puzzle.givens if values is None else np.asarray(values)
     style = puzzle.grid.style
-    width = max(len(style.symbol(v)) for v in range(1, puzzle.size + 1))
+    clued = clue_texts(puzzle)
+    cols = puzzle.index.shape[1]
+    # every column as wide as the widest clue above or below one: the grid stays even
+    width = max(
+        [len(style.symbol(v)) for v in range(1, puzzle.size + 1)]
+        + [len(text) for (_, c), text in clued.items() if 0 <= c < cols]
+    )
     shade = shaded(puzzle)
     texts = [
         Text(("." if v == EMPTY else style.symbol(int(v))).rjust(width), style=STYLES[mark] + tint)
         for v, mark, tint in zip(shown.tolist(), marks(puzzle, shown), shade, strict=True)
     ]
-    return lattice(puzzle, texts)
+    clues = {place: Text(text) for place, text in clued.items()}
+    grid = lattice(puzzle, texts, clues)
+    return _with_rules(puzzle, grid, clues) if puzzle.rules else grid
+
+
+def _with_rules(puzzle: Puzzle, grid: Text, clues: Mapping[tuple[int, int], Text]) -> Text:
+    """The drawing of a grid with its rules' parts that :func:`draw` adds: the cage map and
+    the cage sums, and the text lines of the other rules."""
+    from rich.text import Text
+
+    letters, named = cage_map(puzzle)
+    if named:
+        blank = {place: Text() for place in clues}  # the same rows as the grid's
+        wide = max(map(len, letters))  # every column alike when names take two letters
+        cages = [
+            Text((name or ".").rjust(wide), style="" if name else STYLES["empty"])
+            for name in letters
+        ]
+        grid = _beside(grid, lattice(puzzle, cages, blank))
+        said = "# cages: " + " ".join(cage_sums(named))
+        for line in textwrap.wrap(said, RULES_WIDTH, subsequent_indent="#   "):
+            grid.append("\n" + line, style="dim")
+    lines = listed(puzzle, [rule for _, rule in named])
+    if lines:
+        grid.append("\n\n" + "\n".join(lines))
+    return grid
+
+
+def _beside(left: Text, right: Text) -> Text:
+    """Two drawings of the same rows side by side, three spaces apart (a drawing's blank
+    last rows may be cut), or one under the other after a blank line when that would be
+    wider than :data:`RULES_WIDTH`."""
+    from rich.text import Text
+
+    lines, others = left.split("\n"), right.split("\n")
+    width = max(line.cell_len for line in lines)
+    if width + 3 + max(line.cell_len for line in others) > RULES_WIDTH:
+        return Text("\n").join([left, Text(), right])
+    out = []
+    for line, other in zip_longest(lines, others, fillvalue=Text()):
+        line = line.copy()
+        line.pad_right(width - line.cell_len + 3)
+        line.append_text(other)
+        line.rstrip()
+        out.append(line)
+    return Text("\n").join(out)
 
 
 def draw_marks(
@@ -364,9 +447,13 @@ def shaded(puzzle: Puzzle) -> list[str]:
     return tint
 
 
-def lattice(puzzle: Puzzle, texts: Sequence[Text]) -> Text:
+def lattice(
+    puzzle: Puzzle, texts: Sequence[Text], outside: Mapping[tuple[int, int], Text] | None = None
+) -> Text:
     """Each cell's text on the canvas, right-aligned in its column (as wide as the column's
-    widest text), with region outlines.
+    widest text), with region outlines; and texts at places where no cell is (``outside``:
+    canvas positions, some beyond the canvas, such as the outside clues of rules; those right
+    of the canvas left-aligned, against it).
 
     >>> from rich.text import Text
     >>> from ndoku.model.puzzle import read_puzzles
@@ -374,14 +461,31 @@ def lattice(puzzle: Puzzle, texts: Sequence[Text]) -> Text:
     >>> texts = [Text("ab" if c == 5 else "x") for c in range(16)]  # r2c2 is wider
     >>> print(lattice(p, texts).plain.splitlines()[2])
     │x ab│x x│
+    >>> clues = {(-1, 1): Text("12"), (2, 4): Text("3")}  # above r1c2, right of r3c4
+    >>> print(lattice(p, texts, clues).plain)
+       12
+    ┌────┬───┐
+    │x  x│x x│
+    │x ab│x x│
+    ├────┼───┤
+    │x  x│x x│3
+    │x  x│x x│
+    └────┴───┘
     """
     from rich.text import Text
 
-    region = regions(puzzle)
+    places = dict(outside or {})
+    up, left, down, right = reach(places, puzzle.index.shape)
+    grow = ((up, down), (left, right))
+    region = np.pad(regions(puzzle), grow, constant_values=MISSING)
+    index = np.pad(puzzle.index, grow, constant_values=-1)
+    places = {(r + up, c + left): text for (r, c), text in places.items()}
     rows, cols = region.shape
     widths = [1] * cols
+    for (_, c), text in places.items():
+        widths[c] = max(widths[c], text.cell_len)
     for cell, (_, c) in enumerate(puzzle.cell_rc.tolist()):
-        widths[c] = max(widths[c], texts[cell].cell_len)
+        widths[c + left] = max(widths[c + left], texts[cell].cell_len)
     padded = np.full((rows + 2, cols + 2), -1, dtype=np.int32)
     padded[1:-1, 1:-1] = region
 
@@ -415,9 +519,14 @@ def lattice(puzzle: Puzzle, texts: Sequence[Text]) -> Text:
                 if sc % 2 == 0:
                     line.append("│" if wall(r + 1, c, r + 1, c + 1) else " ")
                 elif region[r, c] == MISSING:
-                    line.append(" " * widths[c])
+                    text = places.get((r, c), Text()).copy()
+                    if c >= cols - right:  # right of the canvas: against the grid
+                        text.pad_right(widths[c] - text.cell_len)
+                    else:
+                        text.pad_left(widths[c] - text.cell_len)
+                    line.append_text(text)
                 else:
-                    text = texts[int(puzzle.index[r, c])].copy()
+                    text = texts[int(index[r, c])].copy()
                     text.pad_left(widths[c] - text.cell_len)
                     line.append_text(text)
         line.rstrip()
