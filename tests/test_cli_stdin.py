@@ -95,9 +95,9 @@ def test_a_puzzle_with_a_wrong_symbol_is_read_as_one(run: CliRun) -> None:
     assert code == 2 and "out of range" in err and "no such file" not in err
 
 
-def test_a_link_is_not_read_yet(run: CliRun) -> None:
+def test_a_damaged_link_says_so_once(run: CliRun) -> None:
     code, _, err = run("solve", "https://f-puzzles.com/?load=N4Ig")
-    assert code == 2 and "reads no links yet" in err and err.count("https://") == 1
+    assert code == 2 and "payload is damaged" in err and err.count("https://") == 1
 
 
 def test_a_folder_and_a_file_that_cannot_be_read_are_named_once(

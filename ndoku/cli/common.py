@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from ndoku.model.puzzle import Puzzle
     from ndoku.picture.scene import Scene
+    from ndoku.text.fpuzzles import Converted
     from ndoku.text.pieces import Piece
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -297,6 +298,7 @@ def read_tables(
 def _read_files(
     files: Iterable[str], symbols: str | None, layout: str | None, tables: bool
 ) -> Iterator[tuple[str, PuzzleTable | TableStream | list[Puzzle] | None]]:
+    from ndoku.model.exchange import read_exchanged
     from ndoku.model.puzzle import read_puzzles
     from ndoku.model.table import read_table
 
@@ -308,6 +310,10 @@ def _read_files(
             yield argument, None
             continue
         try:
+            converted = _exchanged(read)
+            if converted is not None:  # f-puzzles or SudokuPad: it declares its own layout
+                yield name, read_exchanged(converted, name)
+                continue
             if isinstance(read, str):
                 text, table = read, read_table(read, name, symbols, layout) if tables else None
             else:
@@ -327,6 +333,19 @@ def _read_files(
                 raise
             click.echo(f"Error: {name}: {exc}", err=True)
             yield name, None
+
+
+def _exchanged(read: str | tuple[Piece, Iterator[Piece]]) -> Converted | None:
+    """The puzzle of an f-puzzles or SudokuPad form (JSON, a payload, a link) as ndoku text;
+    None for text of ndoku's own (whose pieces are then left unread)."""
+    from ndoku.text.links import exchanged, is_exchanged
+
+    if isinstance(read, str):
+        return exchanged(read)
+    first, pieces = read
+    if not is_exchanged(first.text):
+        return None
+    return exchanged(first.text + "".join(piece.text for piece in pieces))
 
 
 def _opened(
@@ -360,18 +379,19 @@ def _opened(
 
 def _written(argument: str, symbols: str | None) -> str:
     """The text of an argument that names no file, when it is puzzles written out: one-line
-    puzzles (one a line, as a file of them holds them) or sukaku lines.
+    puzzles (one a line, as a file of them holds them), sukaku lines, or an f-puzzles or
+    SudokuPad link or payload (read as a file holding it is: :func:`_exchanged`).
 
-    This is the one place that says what an argument may be besides a file: links (``://``)
-    are to be read here.
+    This is the one place that says what an argument may be besides a file.
     """
     from ndoku.text.alphabet import parse_symbols
     from ndoku.text.lines import line_table
+    from ndoku.text.links import is_exchanged
     from ndoku.text.marks import sukaku_cells
 
     pipe = f"to give a puzzle as text, pipe it to 'ndoku {click.get_current_context().info_name} -'"
-    if "://" in argument:
-        raise NdokuError(f"{argument}: ndoku reads no links yet; {pipe}")
+    if is_exchanged(argument):
+        return argument
     lines = [(n, line) for n, line in enumerate(argument.splitlines(), start=1) if line.strip()]
     alphabet = parse_symbols(symbols) if symbols else None
     if lines and (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +20,12 @@ from ndoku.cli.common import (
 from ndoku.errors import NdokuError
 from ndoku.picture.files import written
 from ndoku.text.words import plural
+
+if TYPE_CHECKING:
+    from ndoku.model.puzzle import Puzzle
+
+#: What ``show --to`` prints.
+TO = ("fpuzzles", "sudokupad", "text")
 
 
 @click.command()
@@ -65,12 +72,25 @@ def layouts() -> None:
 @click.command()
 @files_argument
 @puzzle_options
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(TO),
+    default=None,
+    help="Print each puzzle instead of drawing it: as an f-puzzles link, a SudokuPad link "
+    "(one N×N grid of 4×4 to 16×16) or ndoku's own text form.",
+)
 @picture_options("the puzzles")
 def show(
-    files: tuple[str, ...], layout: str | None, symbols: str | None, pictures: Pictures
+    files: tuple[str, ...],
+    layout: str | None,
+    symbols: str | None,
+    to: str | None,
+    pictures: Pictures,
 ) -> None:
     """Draw the puzzles or layouts in FILES without solving them (a name from 'ndoku
-    layouts' works too): in the terminal, or as pictures (--svg, --png, --pdf, -o).
+    layouts' works too): in the terminal, or as pictures (--svg, --png, --pdf, -o). FILES
+    may be f-puzzles and SudokuPad links or JSON too; --to prints them as links or text.
     """
     from rich.console import Console
 
@@ -80,7 +100,7 @@ def show(
 
     console = Console(highlight=False)
     known = available_layouts()
-    status = 0
+    status = shown = 0
     scenes = []
     for path, puzzles in read_all(
         (str(known[f]) if f in known and not Path(f).exists() else f for f in files),
@@ -91,6 +111,15 @@ def show(
             status = EXIT_BAD_INPUT
             continue
         for puzzle in puzzles:
+            if to is not None:
+                try:
+                    form = _exchange_form(puzzle, to)
+                except NdokuError as exc:
+                    click.echo(f"Error: {path}: {exc}", err=True)
+                    status = EXIT_BAD_INPUT
+                else:  # texts parted by a blank line; links one a line
+                    click.echo(("\n" if shown and to == "text" else "") + form)
+                    shown += 1
             if pictures:
                 footer = caption(puzzle, rated=True) if pictures.caption else None
                 scenes.append(
@@ -101,6 +130,8 @@ def show(
                         fill_regions=pictures.fill_regions,
                     )
                 )
+                continue
+            if to is not None:
                 continue
             # soft_wrap: a comment or header wrapped at the terminal's width no longer reads
             # back (its rest is read as a row of the grid)
@@ -113,6 +144,22 @@ def show(
         pictures.write(scenes)
     if status:
         raise Failure(status)
+
+
+def _exchange_form(puzzle: Puzzle, to: str) -> str:
+    """``puzzle`` as ``show --to`` prints it: a link that opens it, or ndoku's text form."""
+    from ndoku.model.exchange import fpuzzles_data
+    from ndoku.tasks.chunks import puzzle_document
+    from ndoku.text.links import fpuzzles_link, sudokupad_link
+
+    if to == "text":
+        text, alphabet = puzzle_document(puzzle)
+        declared = alphabet is None or any(
+            line.startswith("# symbols:") for line in text.split("\n")
+        )
+        return (text if declared else f"# symbols: {alphabet}\n{text}").rstrip("\n")
+    data = fpuzzles_data(puzzle)
+    return fpuzzles_link(data) if to == "fpuzzles" else sudokupad_link(data)
 
 
 @click.command()
