@@ -18,10 +18,11 @@ $(VENV)/.installed-test: pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
-# The benchmarks draw pictures (print) and figures (plot) and run a local Dask cluster (dask).
+# The benchmarks draw pictures (print) and figures (plot), run a local Dask cluster (dask) and
+# time CP-SAT beside ndoku (ortools: the benchmarks' competitor only, no dependency of ndoku).
 # The stamps hang on the Makefile too: a new extra here reaches a venv made before it.
 $(VENV)/.installed-bench: pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[print,plot,dask]'
+	$(BIN)/python -m pip install --quiet -e '.[print,plot,dask]' 'ortools>=9.8'
 	@touch $@
 
 demo: $(VENV)/.installed
