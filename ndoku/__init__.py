@@ -35,9 +35,15 @@ pencil marks
     Candidates a person wrote down (a sukaku line or its rows, a HoDoKu grid): a puzzle
     read from them keeps them as ``Puzzle.candidates``, and every solver that honours them
     keeps each cell within them (:mod:`ndoku.text.marks`).
+rule, constraint
+    A rule is what a puzzle adds to each symbol once per unit, drawn on the grid: a killer
+    cage, a thermometer, a dot between two cells, ``antiknight``, … (:mod:`ndoku.model.rules`).
+    The solvers see the rules lowered to constraints on listed cells, more units and more
+    peers (:mod:`ndoku.model.constraints`).
 solution
     Values for every cell, every unit holding each value at most once (exactly once in a
-    full unit) and every given kept. Every solution ndoku prints has been verified so.
+    full unit), every given kept and every rule held. Every solution ndoku prints has been
+    verified so.
 proposal, sweep
     A proposal is one move a Monte-Carlo chain tries; a sweep is as many proposals as there
     are free cells.

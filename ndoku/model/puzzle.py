@@ -13,6 +13,7 @@ Arrays of a puzzle (the terms are those of the package glossary, :mod:`ndoku`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
     import networkx as nx
 
 IntArray = NDArray[np.int32]
+#: What draws a puzzle as an SVG document for IPython (:func:`draw_with`): empty until a floor
+#: that draws lends its drawing (pictures sit above the model, which cannot import them).
+_DRAWINGS: list[Callable[[Puzzle], str]] = []
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,6 +144,27 @@ class Puzzle:
         """``line L, column C`` of a cell in the input text."""
         r, c = self.cell_rc[cell]
         return self.grid.locate(int(r), int(c))
+
+    def _repr_svg_(self) -> str | None:
+        """The puzzle drawn as the commands draw it, for IPython's rich display: an SVG
+        document by the drawing :func:`draw_with` was given (importing :mod:`ndoku` gives it
+        :func:`ndoku.tasks.display.puzzle_svg`); None, so that the puzzle shows as text, when
+        none was.
+
+        >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+        >>> p._repr_svg_().startswith("<svg")
+        True
+        """
+        return _DRAWINGS[-1](self) if _DRAWINGS else None
+
+
+def draw_with(svg: Callable[[Puzzle], str]) -> None:
+    """Draw puzzles with ``svg`` when IPython shows them (:meth:`Puzzle._repr_svg_`).
+
+    The model sits below the pictures and cannot import them; the floor that draws calls
+    this (:mod:`ndoku.tasks.display`, when it is imported).
+    """
+    _DRAWINGS[:] = [svg]
 
 
 def read_puzzles(

@@ -24,6 +24,7 @@ from ndoku.solvers.logic.forcing import node_of
 from ndoku.solvers.logic.path import apply
 from ndoku.solvers.logic.techniques import SUBSET_NAMES
 from ndoku.solvers.logic.uniqueness import UniquenessStep
+from ndoku.tasks.display import explanation_html
 from ndoku.text.words import plural
 
 
@@ -39,6 +40,9 @@ class Explanation:
 
     puzzle: Puzzle
     path: Path
+
+    #: How IPython shows a path: every step's sentence in a list, as HTML (:mod:`.display`).
+    _repr_html_ = explanation_html
 
     def text(self, k: int) -> str:
         """Step ``k`` (from 0) in one or two sentences."""

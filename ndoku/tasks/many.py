@@ -206,6 +206,8 @@ def iter_count(
     :func:`iter_solve`; the puzzles may be a table or a stream of them
     (:func:`iter_lines`), and a puzzle whose worker process died counts as ``error``.
 
+    Examples
+    --------
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 2\\n")
     >>> [c.text() for c in iter_count([p], Options(limit=5))]
     ['≥5']
@@ -282,6 +284,8 @@ def iter_rate(
     with ``jobs`` processes or on a Dask cluster: a rating per puzzle, in input order as they
     arrive. ``chunk`` and ``progress`` are those of :func:`iter_solve`.
 
+    Examples
+    --------
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
     >>> [r.level for r in iter_rate([p, p])]
     ['singles', 'singles']
@@ -327,6 +331,8 @@ def iter_generate(
     was found gives its :class:`~ndoku.tasks.generate.GenerateTimeout` in its place, so that
     the batch goes on. ``chunk`` and ``progress`` are those of :func:`iter_solve`.
 
+    Examples
+    --------
     >>> [made.seed for made in iter_generate("4x4", 3, seed=5)]
     [5, 6, 7]
     """

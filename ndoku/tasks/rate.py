@@ -43,6 +43,7 @@ from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.logic import LEVEL_OF, LEVELS, solve_path
+from ndoku.tasks.display import rating_html
 from ndoku.text.words import plural
 
 IntArray = NDArray[np.int32]
@@ -213,6 +214,9 @@ class Rating:
     chains_solved: int = 0
     values: IntArray | None = None
     seconds: float = 0.0
+
+    #: How IPython shows a rating: its figures and techniques as HTML (:mod:`.display`).
+    _repr_html_ = rating_html
 
     @property
     def lower_bound(self) -> bool:

@@ -3,15 +3,14 @@
 Glossary
 --------
 method
-    How a puzzle is solved: ``auto`` (propagation, then exact search: the default), ``exact``
-    (the same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by default, row swaps
-    on a layout without boxes such as a Latin square), ``hybrid`` (pruning fixes every forced
-    cell, the exact search looks for a first solution on a budget of nodes, then the chain
-    fills the rest within the candidates; the chain alone when a setting of the chain is
-    given) or ``tempering`` (replicas of the box-swap chain on a temperature ladder, which
-    exchange states; for large puzzles; pruned like hybrid unless told not to) or
-    ``hillclimb`` (random-restart hill climbing: box swaps at T = 0, a fresh random fill after
-    each plateau).
+    How a puzzle is solved: ``auto`` (propagation, then exact search: the default), ``exact`` (the
+    same, named), ``metropolis`` (the Monte-Carlo chain: box swaps by default, row swaps on a layout
+    without boxes such as a Latin square), ``hybrid`` (pruning fixes every forced cell, the exact
+    search looks for a first solution on a budget of nodes, then the chain fills the rest within the
+    candidates; the chain alone when a setting of the chain is given), ``tempering`` (replicas of
+    the box-swap chain on a temperature ladder, which exchange states; for large puzzles; pruned
+    like hybrid unless told not to) or ``hillclimb`` (random-restart hill climbing: box swaps at
+    zero temperature, a fresh random fill after each plateau).
 teaching search
     The exact methods with another ``propagation`` or ``branching`` than ndoku's own
     (``full`` and ``mrv``): the backtracking of the search study
@@ -69,6 +68,7 @@ from ndoku.solvers.chains import (
 from ndoku.solvers.chains.hybrid import HYBRID_NODES, search_first
 from ndoku.solvers.exact import ExactResult, solve_batch
 from ndoku.solvers.study import DEFAULT_BRANCHING, DEFAULT_PROPAGATION, search_study
+from ndoku.tasks.display import outcome_html, outcome_svg
 from ndoku.tasks.verify import verify, verify_all
 from ndoku.text.words import plural
 
@@ -94,12 +94,11 @@ class Outcome:
     status : str
         See the module glossary.
     values : ndarray of int32 or None
-        A solution (verified against every unit and given) when ``answered``; for a chain
-        that stopped early, the best state it reached; else None.
+        A verified solution when ``answered``; for a chain that stopped early, the best
+        state it reached; else None.
     result : ExactResult or ChainResult or None
-        What the method did, with its own figures (nodes, guesses, …; seed, proposals, …).
-        A chain that pruning stopped (no solution) has a result but no proposals to report;
-        a puzzle whose worker died (``error``) has none.
+        What the method did, with its own figures (nodes, guesses, …; seed, proposals, …);
+        none when the worker died (``error``), no proposals when pruning stopped a chain.
     pruned : bool
         The chain was pruned first (hybrid, and tempering unless told not to).
     trace : ndarray of float64 or None
@@ -120,6 +119,8 @@ class Outcome:
     trace: NDArray[np.float64] | None = None
     search: tuple[str, str] | None = None
     error: str | None = None
+    #: How IPython shows an outcome (:mod:`.display`): drawn, or why it has no plain answer.
+    _repr_svg_, _repr_html_ = outcome_svg, outcome_html
 
     @classmethod
     def lost(cls, puzzle: Puzzle, method: str, error: Exception) -> Outcome:
@@ -140,6 +141,8 @@ class Outcome:
         """The outcome as a JSON object: status, solution (None when not shown), method,
         seconds, then the method's figures in the order they are reported.
 
+        Examples
+        --------
         >>> from ndoku.model.puzzle import read_puzzles
         >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
         >>> list(solve(p).record())[4:]

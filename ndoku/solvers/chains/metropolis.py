@@ -31,6 +31,7 @@ from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT, Deadline
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.broken import ChainRules
 from ndoku.solvers.chains.checks import check_arguments, check_choice
+from ndoku.solvers.chains.display import chain_html
 from ndoku.solvers.chains.kernels import fill_thresholds, single_site_chain, swap_chain
 from ndoku.solvers.chains.moves import (
     MOVES,
@@ -134,6 +135,9 @@ class ChainResult:
     trace: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 4)))
     forced: int = 0
     restarts: int = 0
+
+    #: How IPython shows a result: figures and energy trace as HTML (:mod:`.display`).
+    _repr_html_ = chain_html
 
 
 @dataclass(frozen=True, eq=False)
