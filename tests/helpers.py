@@ -1,5 +1,5 @@
-"""Helpers several test modules share: blank grids, puzzles from the test data, and the energy
-of a box-swap chain counted straight from the units.
+"""Helpers several test modules share: blank grids, puzzles from the test data, the energy
+of a box-swap chain counted straight from the units, and a swap chain driven a step at a time.
 
 Test modules import it as ``helpers`` (pytest puts ``tests`` on the path: ``pythonpath`` in
 pyproject.toml).
@@ -18,7 +18,15 @@ import numpy as np
 
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.units import BOX
-from ndoku.solvers.chains.moves import PENALTY, SwapSystem, pruned
+from ndoku.solvers.chains.kernels import fill_thresholds, swap_chain
+from ndoku.solvers.chains.moves import (
+    PENALTY,
+    SwapSystem,
+    initial_state,
+    places,
+    pruned,
+    unit_counts,
+)
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parent.parent
@@ -174,3 +182,42 @@ def _cpu_ticks(pid: int) -> int:
     except OSError:
         return -1
     return int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of stat
+
+
+def thresholds_for(temperature: float, size: int) -> np.ndarray:
+    table = np.zeros(size, dtype=np.uint64)
+    fill_thresholds(table, temperature)
+    return table
+
+
+class SwapWalk:
+    """A swap chain driven step by step through the kernel, from ``initial_state(seed)``."""
+
+    def __init__(self, system: SwapSystem, temperature: float, seed: int) -> None:
+        self.system = system
+        self.values = initial_state(system, seed=seed)
+        self.place = places(system, self.values)
+        self.counts, self.masks, energy = unit_counts(system, self.values)
+        self.thresholds = thresholds_for(temperature, system.largest_change + 1)
+        self.state = np.array([seed * 7919 + 1], dtype=np.uint64)
+        self.stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
+
+    def step(self, budget: int = 1) -> None:
+        swap_chain(
+            self.values,
+            self.values.copy(),
+            self.place,
+            self.counts,
+            self.masks,
+            *self.system.kernel_arrays,
+            self.thresholds,
+            self.state,
+            self.stats,
+            budget,
+        )
+
+    def assert_tallies_are_fresh(self) -> None:
+        """The counts, masks and places kept along the way equal fresh ones."""
+        counts, masks, _ = unit_counts(self.system, self.values)
+        assert np.array_equal(self.counts, counts) and np.array_equal(self.masks, masks)
+        assert np.array_equal(self.place, places(self.system, self.values))

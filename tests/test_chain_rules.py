@@ -21,11 +21,8 @@ from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.units import BOX
 from ndoku.solvers.chains import default_moves, hillclimb, metropolis, tempering
 from ndoku.solvers.chains.broken import SUM_STEP, chain_rules, largest_rule_change
-from ndoku.solvers.chains.kernels import fill_thresholds, single_site_chain, swap_chain
+from ndoku.solvers.chains.kernels import single_site_chain
 from ndoku.solvers.chains.moves import (
-    SwapSystem,
-    initial_state,
-    places,
     pruned,
     swap_system,
     unit_counts,
@@ -40,7 +37,7 @@ from ndoku.solvers.chains.sites import (
 from ndoku.tasks.solve import Options, solve
 from ndoku.tasks.verify import problems
 
-from helpers import puzzle_of
+from helpers import SwapWalk, puzzle_of, thresholds_for
 
 VARIANTS = Path(__file__).parent / "data" / "variants"
 EMPTY4 = "0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"
@@ -196,31 +193,6 @@ def test_the_largest_change_bounds_every_move() -> None:
             for c in touched
         )
         assert abs(delta) <= bound
-
-
-def thresholds_for(temperature: float, size: int) -> np.ndarray:
-    table = np.zeros(size, dtype=np.uint64)
-    fill_thresholds(table, temperature)
-    return table
-
-
-class SwapWalk:
-    """A swap chain driven through its kernel a proposal at a time."""
-
-    def __init__(self, system: SwapSystem, temperature: float, seed: int) -> None:
-        self.system = system
-        self.values = initial_state(system, seed)
-        self.place = places(system, self.values)
-        self.counts, self.masks, energy = unit_counts(system, self.values)
-        self.thresholds = thresholds_for(temperature, system.largest_change + 1)
-        self.state = np.array([seed * 7919 + 1], dtype=np.uint64)
-        self.stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
-
-    def step(self, budget: int = 1) -> None:
-        swap_chain(
-            self.values, self.values.copy(), self.place, self.counts, self.masks,
-            *self.system.kernel_arrays, self.thresholds, self.state, self.stats, budget,
-        )  # fmt: skip
 
 
 @pytest.mark.parametrize("temperature", [1e9, 0.5], ids=["hot", "cold"])

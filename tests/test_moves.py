@@ -15,7 +15,7 @@ import pytest
 import ndoku.solvers.chains.moves as moves_module
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.chains.kernels import fill_thresholds, single_site_chain, swap_chain
+from ndoku.solvers.chains.kernels import single_site_chain
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.chains.moves import (
     PENALTY,
@@ -23,10 +23,8 @@ from ndoku.solvers.chains.moves import (
     box_swap_system,
     initial_state,
     outside,
-    places,
     pruned,
     row_swap_system,
-    unit_counts,
 )
 from ndoku.solvers.chains.sites import (
     GIVEN_PENALTY,
@@ -36,7 +34,7 @@ from ndoku.solvers.chains.sites import (
 )
 from ndoku.tasks.verify import problems
 
-from helpers import kaggle, puzzle_of
+from helpers import SwapWalk, kaggle, puzzle_of, thresholds_for
 
 DATA = Path(__file__).parent / "data"
 # Tiny 4×4 puzzles with conflict-free givens and no solution, so that a chain never stops:
@@ -75,45 +73,6 @@ def site_energy(puzzle: Puzzle, values: np.ndarray, givens: np.ndarray) -> int:
     return sum(
         (GIVEN_PENALTY if givens[a] or givens[b] else 1) for a, b in pairs if values[a] == values[b]
     )
-
-
-def thresholds_for(temperature: float, size: int) -> np.ndarray:
-    table = np.zeros(size, dtype=np.uint64)
-    fill_thresholds(table, temperature)
-    return table
-
-
-class SwapWalk:
-    """A swap chain driven step by step through the kernel, from ``initial_state(seed)``."""
-
-    def __init__(self, system: SwapSystem, temperature: float, seed: int) -> None:
-        self.system = system
-        self.values = initial_state(system, seed=seed)
-        self.place = places(system, self.values)
-        self.counts, self.masks, energy = unit_counts(system, self.values)
-        self.thresholds = thresholds_for(temperature, system.largest_change + 1)
-        self.state = np.array([seed * 7919 + 1], dtype=np.uint64)
-        self.stats = np.array([energy, energy, 0, 0, 0], dtype=np.int64)
-
-    def step(self, budget: int = 1) -> None:
-        swap_chain(
-            self.values,
-            self.values.copy(),
-            self.place,
-            self.counts,
-            self.masks,
-            *self.system.kernel_arrays,
-            self.thresholds,
-            self.state,
-            self.stats,
-            budget,
-        )
-
-    def assert_tallies_are_fresh(self) -> None:
-        """The counts, masks and places kept along the way equal fresh ones."""
-        counts, masks, _ = unit_counts(self.system, self.values)
-        assert np.array_equal(self.counts, counts) and np.array_equal(self.masks, masks)
-        assert np.array_equal(self.place, places(self.system, self.values))
 
 
 def site_step(
