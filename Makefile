@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint fuzz bench clean
+.PHONY: demo test lint docs docs-serve fuzz bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,11 @@ $(VENV)/.installed: pyproject.toml Makefile | $(BIN)/python
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,docs]'
+	@touch $@
+
+$(VENV)/.installed-docs: pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	@touch $@
 
 # The benchmarks draw pictures (print) and figures (plot), run a local Dask cluster (dask) and
@@ -29,10 +33,18 @@ demo: $(VENV)/.installed
 	$(BIN)/ndoku solve examples/samurai.txt --pretty
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check ndoku tests benchmarks examples
-	$(BIN)/ruff format --check ndoku tests benchmarks examples
+	$(BIN)/ruff check ndoku tests benchmarks examples docs
+	$(BIN)/ruff format --check ndoku tests benchmarks examples docs
 	$(BIN)/mypy ndoku
 
+# The site in site/, offline (no CDN, no web fonts); --strict makes every warning an error.
+docs: $(VENV)/.installed-docs
+	$(BIN)/mkdocs build --strict --quiet
+
+docs-serve: $(VENV)/.installed-docs
+	$(BIN)/mkdocs serve
+
+# pytest builds the site strictly too (tests/test_docs.py) and runs the notebooks.
 test: lint
 	$(BIN)/pytest -q ndoku tests
 
@@ -44,4 +56,4 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

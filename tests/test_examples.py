@@ -24,11 +24,13 @@ NEEDS = {
 
 #: Scripts that need no extra (tests/test_variant_sets.py checks what this one made).
 NO_EXTRA = {"make_killer_samurai.py"}
+#: Notebooks, run by tests/test_notebooks.py.
+NOTEBOOKS = {"layouts_and_generation.py", "monte_carlo_lab.py"}
 
 
 def test_every_script_is_checked() -> None:
     scripts = {p.name for p in EXAMPLES.glob("*.py") if not p.name.startswith("_")}
-    assert scripts == set(NEEDS) | NO_EXTRA
+    assert scripts == set(NEEDS) | NO_EXTRA | NOTEBOOKS
 
 
 @pytest.mark.parametrize("script", sorted(NEEDS))

@@ -10,6 +10,7 @@ Each module has one job, and the ones below it never import the ones above:
 - :mod:`.schedule`: default temperatures and temperature schedules;
 - :mod:`.kernels`: the jitted proposal loops and their acceptance tables;
 - :mod:`.restarts`: when a chain starts again from a fresh state;
+- :mod:`.display`: how a chain's result shows itself in Jupyter;
 - :mod:`.metropolis`: one chain under a schedule, until solved or a limit;
 - :mod:`.replicas`: the replicas of tempering, their rounds and exchanges;
 - :mod:`.tempering`: replicas on a ladder of temperatures, exchanging states;
