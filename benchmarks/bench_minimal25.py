@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from benchmarks._common import Goal, benchmark_data, median
+from benchmarks._common import Goal, Mark, benchmark_data, median
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.exact import ExactResult, solve_exact
 from ndoku.tasks.verify import problems
@@ -28,6 +28,8 @@ from ndoku.tasks.verify import problems
 CAP = 30.0
 #: Threads of the split search: the cores of the machines the goals are set for.
 THREADS = 2
+#: The split search's goals need a core per thread (on fewer they are figures, ``info``).
+MARKS = (Mark(rf"\({THREADS} threads, wall\)", cores=THREADS),)
 HELD_OUT = "sudoku25/minimal25_heldout.txt"
 SHARED = "sudoku25/gecode_25x25_shared6.txt"
 
