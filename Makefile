@@ -44,9 +44,10 @@ docs: $(VENV)/.installed-docs
 docs-serve: $(VENV)/.installed-docs
 	$(BIN)/mkdocs serve
 
-# pytest builds the site strictly too (tests/test_docs.py) and runs the notebooks.
+# pytest builds the site strictly too (tests/test_docs.py) and runs the notebooks; one worker
+# per core (numba's cache lock has a kernel compiled once, whichever worker needs it first).
 test: lint
-	$(BIN)/pytest -q ndoku tests
+	$(BIN)/pytest -q -n auto ndoku tests
 
 # The long fuzz profile of tests/test_fuzz.py (over 10⁵ inputs; `make test` runs a few hundred).
 fuzz: $(VENV)/.installed-test
