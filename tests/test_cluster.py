@@ -3,6 +3,7 @@ process gives, in input order; a lost worker's chunks are run again; puzzles tra
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -77,6 +78,20 @@ def test_chunks_read_back_as_the_same_puzzles() -> None:
     greek = read_puzzles(text="α" + "." * 15 + "\n" + "." * 15 + "β\n", symbols="αβγδ")
     for puzzles in (wild16(8), read_puzzles(text="0" * 81 + "\n", layout="xsudoku"), greek):
         assert fingerprint(to_chunk(puzzles).read()) == fingerprint(puzzles)
+
+
+def test_chunks_of_variant_puzzles_keep_their_rules() -> None:
+    killers = read_puzzles(DATA / "variants" / "killer_9x9.txt")[:5]
+    chunk = to_chunk(killers)
+    read = chunk.read()
+    assert fingerprint(read) == chunk.fingerprint
+    assert [p.rules for p in read] == [p.rules for p in killers]
+    # the same givens without a cage, or with another sum, are another puzzle
+    fewer = [dataclasses.replace(killers[0], rules=killers[0].rules[1:]), *killers[1:]]
+    assert fingerprint(fewer) != chunk.fingerprint
+    cage = dataclasses.replace(killers[0].rules[0], value=(killers[0].rules[0].value or 0) + 1)
+    other = [dataclasses.replace(killers[0], rules=(cage, *killers[0].rules[1:])), *killers[1:]]
+    assert fingerprint(other) != chunk.fingerprint
 
 
 def test_a_chunk_read_otherwise_is_refused() -> None:

@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from ndoku.errors import VerificationError
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.rules import rule_text
 from ndoku.model.table import PuzzleTable, read_table
 from ndoku.solvers.exact import BatchResult, solve_table
 from ndoku.tasks.count import count_all
@@ -194,11 +195,17 @@ def _headed(puzzle: Puzzle, body: str) -> str:
 
 
 def fingerprint(puzzles: Sequence[Puzzle]) -> bytes:
-    """A digest of each puzzle's cells and units, givens and pencil marks, in order."""
+    """A digest of each puzzle's cells and units, givens, pencil marks and rules, in order."""
     keys = b"".join(p.frame.table("fingerprint", _frame_digest) for p in puzzles)
     givens = [p.givens for p in puzzles]
     marks = [(k, p.candidates) for k, p in enumerate(puzzles) if p.candidates is not None]
-    return _hashed(keys, np.concatenate(givens) if givens else np.zeros(0, np.int32), marks)
+    digest = _hashed(keys, np.concatenate(givens) if givens else np.zeros(0, np.int32), marks)
+    ruled = [(k, p) for k, p in enumerate(puzzles) if p.rules]
+    if not ruled:
+        return digest
+    # a worker that lost a rule would solve another puzzle: the rules are part of the digest
+    lines = [f"{k}:{rule_text(r, p.cell_rc)}" for k, p in ruled for r in p.rules]
+    return hashlib.blake2b(digest + "\n".join(lines).encode(), digest_size=16).digest()
 
 
 def table_fingerprint(table: PuzzleTable) -> bytes:
