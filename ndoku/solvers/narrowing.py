@@ -206,6 +206,25 @@ def _enumerate_sum(
 
 
 @kernel()
+def _keep_covering(
+    out: MaskArray, start: int, end: int, values: np.uint64, keep: MaskArray
+) -> bool:
+    """Whether every cell meets the set ``values`` and the cells together cover it (a cage's
+    combination, a renban's window); if so, each cell's part of it joins ``keep``."""
+    union = _ZERO
+    for i in range(start, end):
+        m = out[i] & values
+        if m == _ZERO:
+            return False
+        union |= m
+    if union != values:
+        return False
+    for i in range(start, end):
+        keep[i - start] |= out[i] & values
+    return True
+
+
+@kernel()
 def _combinations(
     out: MaskArray,
     start: int,
@@ -224,19 +243,7 @@ def _combinations(
         keep[i] = _ZERO
     found = False
     for t in range(first, last):
-        combo = combos[t]
-        union = _ZERO
-        fits = True
-        for i in range(start, end):
-            m = out[i] & combo
-            if m == _ZERO:
-                fits = False
-                break
-            union |= m
-        if fits and union == combo:
-            found = True
-            for i in range(start, end):
-                keep[i - start] |= out[i] & combo
+        found |= _keep_covering(out, start, end, combos[t], keep)
     if not found:
         return -1
     for i in range(start, end):
@@ -345,19 +352,7 @@ def _renban(out: MaskArray, start: int, end: int, size: int, work: MaskArray) ->
         keep[i] = _ZERO
     any_window = False
     for s in range(size - k + 1):
-        window = span << np.uint64(s)
-        union = _ZERO
-        fits = True
-        for i in range(start, end):
-            m = out[i] & window
-            if m == _ZERO:
-                fits = False
-                break
-            union |= m
-        if fits and popcount(union) == k:
-            any_window = True
-            for i in range(start, end):
-                keep[i - start] |= out[i] & window
+        any_window |= _keep_covering(out, start, end, span << np.uint64(s), keep)
     if not any_window:
         return -1
     for i in range(start, end):
