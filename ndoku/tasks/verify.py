@@ -28,6 +28,7 @@ from ndoku.errors import VerificationError
 from ndoku.jit import compile_notice, kernel
 from ndoku.model.layout import Layout
 from ndoku.model.puzzle import Puzzle
+from ndoku.model.rules import rule_text
 from ndoku.model.table import PuzzleTable
 from ndoku.text.grid import EMPTY, MISSING
 
@@ -118,8 +119,6 @@ def rule_problems(puzzle: Puzzle, canvas: NDArray[np.integer]) -> list[str]:
     >>> rule_problems(p, np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]))[0]
     "the rule 'thermo: r1c2 r1c1' is broken"
     """
-    from ndoku.model.rules import rule_text
-
     size = puzzle.size
     flat = canvas[puzzle.cell_rc[:, 0], puzzle.cell_rc[:, 1]].astype(int).tolist()
     marked: dict[str, set[frozenset[int]]] = {kind: set() for kind in _DOTS}
