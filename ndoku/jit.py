@@ -104,6 +104,15 @@ def sources_hash() -> str:
     return digest.hexdigest()
 
 
+def cache_folder() -> Path:
+    """The folder of ndoku's compiled kernels: numba's cache folder when one is set, else the
+    package's ``__pycache__`` (numba's own choice for a writable package)."""
+    from numba.core import config
+
+    folder: str = getattr(config, "CACHE_DIR", "")  # set when numba reads its environment
+    return Path(folder) if folder else PACKAGE / "__pycache__"
+
+
 def _stamp_with_sources(stamp_of_file: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """numba's source stamp of a kernel's file, joined by :func:`sources_hash` for ndoku's."""
 

@@ -3,6 +3,7 @@ the answers of a batch that the tests of streaming and interruption write many t
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from ndoku.cli import main
+
+# The suite's workers compile what they reach; a warming process beside each first rate or
+# generate (ndoku.tasks.warming) would only compete for the same cores. tests/test_warming.py
+# turns it back on where it tests it.
+os.environ.setdefault("NDOKU_WARM_ASIDE", "0")
 
 DATA = Path(__file__).parent / "data"
 #: A thousand 9×9 one-line puzzles, each with several solutions.

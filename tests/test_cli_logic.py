@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+import pytest
 from conftest import CliRun
 
+from ndoku.errors import NdokuError
 from ndoku.model.puzzle import read_puzzles
 from ndoku.solvers.exact import solve_exact
-from ndoku.solvers.logic import Board
-from ndoku.tasks.explain import explain
+from ndoku.solvers.logic import Board, solve_path
+from ndoku.tasks.explain import explain, proved_by_logic
 
 DATA = Path(__file__).parent / "data"
 EASY = DATA / "sudoku9" / "norvig_easy50.txt"
@@ -144,3 +147,38 @@ def test_rate_and_explain_with_assume_unique(run: CliRun, tmp_path: Path) -> Non
     assert code == 2 and "exactly one solution" in err
     code, out, _ = run("rate", several, "--assume-unique", "--chains", "0")
     assert code == 1 and out.startswith("not rated: more than one solution")
+
+
+def test_a_path_of_singles_that_solves_proves_the_one_solution() -> None:
+    # the proof is the path the exact search's check would have led to, step for step; there
+    # is one exactly where that path needs no more than intersections
+    proved = 0
+    for line in EASY.read_text().splitlines()[:10]:
+        [puzzle] = read_puzzles(text=line.split(",")[0][:81] + "\n")
+        proof = proved_by_logic(puzzle)
+        checked = solve_exact(puzzle)
+        path = solve_path(puzzle, solution=checked.values)
+        assert (proof is not None) == (path.level in ("singles", "intersections"))
+        if proof is not None:
+            assert checked.unique and np.array_equal(proof.values, checked.values)
+            assert proof.steps == path.steps
+            assert explain(puzzle, most_steps=3).path.steps == proof.steps[:3]
+            proved += 1
+    assert proved == 8
+
+
+def test_no_proof_where_singles_do_not_finish_or_the_grid_breaks_a_rule() -> None:
+    hard = first_line_text(DATA / "sudoku9" / "forum_hardest_1106_first40.txt")
+    several = "1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"
+    # singles fill r1c1 with 1; the cage wants a 2 there, which row 1 already holds
+    caged = "0 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n\ncage 2: r1c1\n"
+    for text in (hard, several, caged):
+        [puzzle] = read_puzzles(text=text)
+        assert proved_by_logic(puzzle) is None
+    [puzzle] = read_puzzles(text=caged)
+    with pytest.raises(NdokuError, match="it has no solution"):
+        explain(puzzle)
+
+
+def first_line_text(source: Path) -> str:
+    return source.read_text().splitlines()[0].split(",")[0].split()[0] + "\n"

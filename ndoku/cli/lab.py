@@ -84,8 +84,11 @@ def rate(
     """
     from ndoku.tasks.many import iter_rate
     from ndoku.tasks.rate import ratings_summary
+    from ndoku.tasks.warming import warm_aside
 
     client = cluster_client(cluster)
+    if client is None:  # a first run compiles the path's and chains' kernels beside the search's
+        warm_aside("logic", *(["metropolis"] if chains else []))
     status = 0
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:

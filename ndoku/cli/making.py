@@ -123,6 +123,7 @@ def generate(
     from ndoku.tasks.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
     from ndoku.tasks.many import iter_generate
     from ndoku.tasks.thinning import Aim
+    from ndoku.tasks.warming import warm_aside
 
     if givens is not None and (difficulty is not None or needs is not None):
         raise NdokuError("--givens excludes --difficulty and --needs: ask for one")
@@ -132,6 +133,8 @@ def generate(
         puzzle_line(empty)  # refuses layouts a line cannot hold, before any work
     headers = line_headers(empty, layout) if fmt == "line" else []
     client = cluster_client(cluster)
+    if client is None:  # a first run compiles the rating's kernels beside the search's
+        warm_aside("logic")
     status = 0
     book: list[Generated] = []
     with progress_bar(count, "generating") as progress:

@@ -21,10 +21,11 @@ from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.logic import Board, Path, Step, solve_path
 from ndoku.solvers.logic.board import Tables
 from ndoku.solvers.logic.forcing import node_of
-from ndoku.solvers.logic.path import apply
+from ndoku.solvers.logic.path import PROOF_UP_TO, apply
 from ndoku.solvers.logic.techniques import SUBSET_NAMES
 from ndoku.solvers.logic.uniqueness import UniquenessStep
 from ndoku.tasks.display import explanation_html
+from ndoku.tasks.verify import problems
 from ndoku.text.words import plural
 
 
@@ -118,9 +119,10 @@ def explain(
     assume_unique: bool = False,
 ) -> Explanation:
     """The logic engine's path for ``puzzle`` (its first ``most_steps`` steps), after checking
-    that it has one solution (a path is a proof only then; its filled cells count as givens).
-    With ``assume_unique`` the path uses the uniqueness techniques too, which that check
-    makes sound.
+    that it has one solution (a path is a proof only then; its filled cells count as givens):
+    by a path of singles and intersections that solves it (:func:`proved_by_logic`), or else
+    by the exact search. With ``assume_unique`` the path uses the uniqueness techniques too,
+    which that check makes sound.
 
     Raises
     ------
@@ -137,23 +139,53 @@ def explain(
     >>> e.summary()
     'solved in 12 steps: hidden single ×4, full house ×8; hardest: hidden single (1.2)'
     """
-    checked = solve_exact(puzzle, timeout=timeout)
-    if checked.status != "solved" or not checked.unique:
-        why = {
-            "multiple": "it has more than one solution",
-            "none": "it has no solution",
-            "limit": "its solutions could not be counted in time",
-        }.get(checked.status, "its uniqueness could not be proved")
-        marked = " within its pencil marks" if puzzle.candidates is not None else ""
-        raise NdokuError(f"a solving path needs a puzzle with exactly one solution; {why}{marked}")
+    proof = proved_by_logic(puzzle, timeout)
+    if proof is not None and most_steps is None:
+        return Explanation(puzzle, proof)  # the path itself (its steps come first anyway)
+    solution = None if proof is None else proof.values
+    if proof is None:
+        checked = solve_exact(puzzle, timeout=timeout)
+        if checked.status != "solved" or not checked.unique:
+            why = {
+                "multiple": "it has more than one solution",
+                "none": "it has no solution",
+                "limit": "its solutions could not be counted in time",
+            }.get(checked.status, "its uniqueness could not be proved")
+            marked = " within its pencil marks" if puzzle.candidates is not None else ""
+            raise NdokuError(
+                f"a solving path needs a puzzle with exactly one solution; {why}{marked}"
+            )
+        solution = checked.values
     path = solve_path(
         puzzle,
-        solution=checked.values,
+        solution=solution,
         timeout=timeout,
         most_steps=most_steps,
         assume_unique=assume_unique,
     )
     return Explanation(puzzle, path)
+
+
+def proved_by_logic(puzzle: Puzzle, timeout: float = DEFAULT_TIMEOUT) -> Path | None:
+    """A path of singles and intersections (up to :data:`~ndoku.solvers.logic.path.PROOF_UP_TO`)
+    that solves ``puzzle``, or None. Each of its steps holds in every solution, and it ends in
+    a grid that keeps every given, mark and rule: that grid is the one solution. The path is
+    the one a full path takes, so it is returned whole.
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> proved_by_logic(p).stop
+    'solved'
+    >>> [two] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 0\\n")
+    >>> proved_by_logic(two) is None
+    True
+    """
+    path = solve_path(puzzle, timeout=timeout, up_to=PROOF_UP_TO)
+    if path.solved and not problems(puzzle, path.values):
+        return path
+    return None
 
 
 def describe(puzzle: Puzzle, step: Step) -> str:
