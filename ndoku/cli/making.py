@@ -67,6 +67,14 @@ if TYPE_CHECKING:
     help="Pattern of the givens: rotational = a half turn of the canvas, mirror = left-right.",
 )
 @click.option(
+    "--rules",
+    type=click.Choice(["killer"]),
+    default=None,
+    help="Draw rules that fit each solution before removing givens: killer = cages of 2 to 5 "
+    "neighbouring cells (different digits) with their sums, on any layout; most givens, "
+    "often all, then go.",
+)
+@click.option(
     "--seed",
     type=Whole(),
     default=0,
@@ -102,6 +110,7 @@ def generate(
     difficulty: str | None,
     needs: str | None,
     symmetry: str,
+    rules: str | None,
     seed: int,
     timeout: float,
     jobs: int,
@@ -131,6 +140,8 @@ def generate(
     empty = layout_puzzle(layout)
     if fmt == "line":
         puzzle_line(empty)  # refuses layouts a line cannot hold, before any work
+        if rules is not None:
+            raise NdokuError("a line holds no rules: use --format grid or json with --rules")
     headers = line_headers(empty, layout) if fmt == "line" else []
     client = cluster_client(cluster)
     if client is None:  # a first run compiles the rating's kernels beside the search's
@@ -147,8 +158,9 @@ def generate(
             needs=needs,
             symmetry=symmetry,
             timeout=timeout,
+            rules=rules,
             command=lambda asked: _generate_command(
-                layout, asked, givens, difficulty, needs, symmetry
+                layout, asked, givens, difficulty, needs, symmetry, rules
             ),
             jobs=jobs,
             client=client,
@@ -170,7 +182,8 @@ def generate(
                 # the names as the library knows them (whatever their case when typed)
                 record["difficulty"] = None if aim is None else aim.level
                 record["needs"] = None if aim is None else aim.needs
-                record |= {"symmetry": symmetry, "stop": made.stop, "reached": made.reached}
+                record |= {"symmetry": symmetry, "rules": rules}
+                record |= {"stop": made.stop, "reached": made.reached}
                 record |= {"attempts": made.attempts, "seconds": round(made.seconds, 6)}
                 record["puzzle"] = made.text
                 record["solution"] = made.puzzle.text(made.solution).rstrip("\n")
@@ -203,6 +216,7 @@ def _generate_command(
     difficulty: str | None,
     needs: str | None,
     symmetry: str,
+    rules: str | None,
 ) -> str:
     """The command that makes this one puzzle again (for the comment line)."""
     words = ["ndoku generate", layout, f"--seed {seed}"]
@@ -214,6 +228,8 @@ def _generate_command(
         words.append(f"--needs {shlex.quote(needs)}")
     if symmetry != "none":
         words.append(f"--symmetry {symmetry}")
+    if rules is not None:
+        words.append(f"--rules {rules}")
     return " ".join(words)
 
 

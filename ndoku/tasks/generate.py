@@ -13,6 +13,10 @@ solution
 group
     Cells whose givens are removed together: one cell, or a cell and its image under the
     asked symmetry (``rotational``: a half turn of the canvas; ``mirror``: left-right).
+rules
+    With ``rules`` (:data:`RULES`), the solution is cut into killer cages
+    (:mod:`ndoku.tasks.caging`) before stage two, whose checks then see them: most givens,
+    often all, go.
 removal
     Stage two (:mod:`ndoku.tasks.thinning`): the groups, in random order, each tried once; a
     group goes when the puzzle without it is still proved unique, down to a target number of
@@ -47,11 +51,13 @@ from ndoku.limits import (
 )
 from ndoku.model.layout import available_layouts, load_layout
 from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.rules import same_rules
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.random import draw_seed, generator
+from ndoku.tasks.caging import cage_lines, cut_cages
 from ndoku.tasks.rate import Rating, rate
-from ndoku.tasks.thinning import Aim, seek, thin
+from ndoku.tasks.thinning import CHECK_NODES, Aim, seek, thin
 from ndoku.tasks.verify import verify
 from ndoku.text.grid import DIGITS, HEADER_KEYS, LINE_LENGTHS
 from ndoku.text.words import plural
@@ -59,6 +65,10 @@ from ndoku.text.words import plural
 IntArray = NDArray[np.int32]
 
 SYMMETRIES = ("none", "rotational", "mirror")
+#: Rules a generated puzzle can carry, drawn to fit its solution.
+RULES = ("killer",)
+#: Cuts into cages tried per solution for one that needs no givens.
+CAGE_CUTS = 20
 #: Solutions tried per puzzle when a level or a technique is asked (each one attempt).
 MAX_ATTEMPTS = 1000
 #: Stage one: share of cells given random values before the exact solver completes them,
@@ -245,6 +255,7 @@ def generate(
     seed: int = 0,
     timeout: float = DEFAULT_TIMEOUT,
     command: str | None = None,
+    rules: str | None = None,
 ) -> Generated:
     """Generate one puzzle of a layout with a unique solution.
 
@@ -272,6 +283,9 @@ def generate(
         ``GENERATE_PATH_TIMEOUT`` (its level is then a lower bound).
     command : str, optional
         How the puzzle was asked for, for the comment line of ``text``.
+    rules : str, optional
+        A kind of :data:`RULES`: ``killer`` cuts each solution into cages with their sums
+        before removing givens.
 
     Raises
     ------
@@ -291,15 +305,24 @@ def generate(
     ('intersections', 'level')
     >>> "XY-wing" in generate(layout_puzzle("9x9"), needs="xy-wing", seed=3).rating.counts
     True
+    >>> killer = generate(layout_puzzle("6x6"), rules="killer", seed=1)
+    >>> killer.puzzle.rules[0].kind, killer.rating.status
+    ('cage', 'unique')
     """
     start = time.perf_counter()
     aim = Aim.of(difficulty, needs)
     _check_arguments(layout, givens, aim, seed, timeout)
+    if rules is not None and rules not in RULES:
+        raise NdokuError(f"unknown rules {rules!r} to generate (known: {', '.join(RULES)})")
+    if layout.rules:
+        raise NdokuError(
+            "generate makes a puzzle's rules itself (--rules): give it a layout without rules"
+        )
     groups = symmetry_groups(layout, symmetry)
     deadline = start + timeout
     rng = generator(seed)
     target = 0 if givens is None else givens
-    best: tuple[IntArray, IntArray, Rating] | None = None
+    best: tuple[Puzzle, IntArray, IntArray, Rating] | None = None
     stop = "timeout"  # no attempt ended
     attempts = 0
     while attempts < (1 if aim is None else MAX_ATTEMPTS):
@@ -308,28 +331,32 @@ def generate(
             stop = "timeout"
             break
         attempts += 1
+        ruled, bare = (layout, False) if rules is None else caged(layout, solution, rng, deadline)
         order = [groups[i] for i in rng.permutation(len(groups))]
         if aim is None:
-            found, stop = thin(layout, solution, order, target=target, deadline=deadline)
+            if bare and target == 0:  # the cages alone: no given is needed
+                found, stop = np.zeros_like(solution), "target"
+            else:
+                found, stop = thin(ruled, solution, order, target=target, deadline=deadline)
             # the proofs repeat a search thinning made; the path takes what is left
             left = seconds_left(deadline)
             path_left = min(left, GENERATE_PATH_TIMEOUT)
             proof = max(left, PROOF_SECONDS)
-            rating = rate(layout, found, timeout=proof, path_timeout=path_left, proofs_after=1)
-            best = (found, solution, rating)
+            rating = rate(ruled, found, timeout=proof, path_timeout=path_left, proofs_after=1)
+            best = (ruled, found, solution, rating)
             break
-        found, rating, late = seek(layout, solution, order, aim, deadline)
-        if best is None or aim.distance(rating) < aim.distance(best[2]):
-            best = (found, solution, rating)
-        stop = "level" if aim.fits(best[2]) else "timeout" if late else "attempts"
+        found, rating, late = seek(ruled, solution, order, aim, deadline)
+        if best is None or aim.distance(rating) < aim.distance(best[3]):
+            best = (ruled, found, solution, rating)
+        stop = "level" if aim.fits(best[3]) else "timeout" if late else "attempts"
         if stop != "attempts":
             break
     if best is None:
         raise GenerateTimeout(f"no solution of the layout found within {timeout:g} s")
-    found, solution, rating = best
+    ruled, found, solution, rating = best
     reached = stop in ("target", "level") or (stop == "minimal" and givens is None)
-    text = puzzle_text(layout, found, _comment(command, found, rating))
-    puzzle = _proved(layout, text, found, solution)
+    text = puzzle_text(ruled, found, _comment(command, found, rating))
+    puzzle = _proved(ruled, text, found, solution)
     return Generated(
         puzzle, text, solution, rating, seed, stop, reached, attempts, time.perf_counter() - start
     )
@@ -362,12 +389,33 @@ def _comment(command: str | None, givens: IntArray, rating: Rating) -> str:
     return f"{command + ': ' if command else ''}{plural(count, 'given')}, {rating.headline()}"
 
 
+def caged(
+    layout: Puzzle, solution: IntArray, rng: np.random.Generator, deadline: float
+) -> tuple[Puzzle, bool]:
+    """The layout with ``solution`` cut into killer cages (:mod:`ndoku.tasks.caging`), read
+    from its text as a file of it would be, and whether the cages alone make it unique: the
+    first of ``CAGE_CUTS`` cuts that does (each checked within ``CHECK_NODES`` nodes and a
+    share of the time left), else the last."""
+    empty = np.zeros(layout.n_cells, dtype=np.int32)
+    for cut in range(CAGE_CUTS):
+        lines = cage_lines(layout, solution, cut_cages(layout, solution, rng))
+        text = puzzle_text(layout) + "\n" + "".join(f"{line}\n" for line in lines)
+        [puzzle] = read_puzzles(text=text)
+        share = seconds_left(deadline) / (2 * (CAGE_CUTS - cut))
+        check = solve_exact(puzzle, givens=empty, limit=2, max_nodes=CHECK_NODES, timeout=share)
+        if check.unique:
+            return puzzle, True
+    return puzzle, False
+
+
 def _proved(layout: Puzzle, text: str, givens: IntArray, solution: IntArray) -> Puzzle:
-    """Read ``text`` back, prove it unique and check its solution: the puzzle read."""
+    """Read ``text`` back, prove it unique and check its solution: the puzzle read
+    (``layout``: the empty puzzle with its rules)."""
     [puzzle] = read_puzzles(text=text)
     same = np.array_equal(puzzle.units.ptr, layout.units.ptr) and np.array_equal(
         puzzle.units.cells, layout.units.cells
     )
+    same = same and same_rules(puzzle.rules, layout.rules)
     if not same or not np.array_equal(puzzle.givens, givens):
         raise VerificationError("a generated puzzle does not read back as written")
     # on the layout's tables (its units were just found equal): built once, not per puzzle

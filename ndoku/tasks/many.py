@@ -317,6 +317,7 @@ def iter_generate(
     symmetry: str = "none",
     timeout: float = DEFAULT_TIMEOUT,
     command: Callable[[int], str] | None = None,
+    rules: str | None = None,
     jobs: int = 1,
     client: Client | None = None,
     chunk: int | None = None,
@@ -344,7 +345,7 @@ def iter_generate(
     seeds = list(range(seed, seed + count))
     commands = [None if command is None else command(s) for s in seeds]
     settings: dict[str, Any] = {"givens": givens, "difficulty": difficulty, "needs": needs}
-    settings |= {"symmetry": symmetry, "timeout": timeout}
+    settings |= {"symmetry": symmetry, "timeout": timeout, "rules": rules}
     if client is None and jobs == 1:
         for done, (asked, said) in enumerate(zip(seeds, commands, strict=True), start=1):
             try:
