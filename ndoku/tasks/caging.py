@@ -66,23 +66,69 @@ def cut_cages(
     >>> all(len({int(solution[c]) for c in cage}) == len(cage) for cage in cages)
     True
     """
+    return _cuts(neighbours(puzzle), solution, rng, [])
+
+
+def recut_cages(
+    puzzle: Puzzle,
+    solution: IntArray,
+    cages: list[tuple[int, ...]],
+    cells: NDArray[np.integer],
+    rng: np.random.Generator,
+) -> list[tuple[int, ...]]:
+    """``cages`` with those that hold one of ``cells`` (or a neighbour of one) cut again: where
+    a puzzle still needs givens, its cages leave the values there open, and other cages may
+    close them.
+
+    >>> from ndoku.solvers.random import generator
+    >>> from ndoku.tasks.generate import layout_puzzle, random_solution
+    >>> p = layout_puzzle("6x6")
+    >>> solution = random_solution(p, generator(1), float("inf"))
+    >>> cages = cut_cages(p, solution, generator(1))
+    >>> again = recut_cages(p, solution, cages, np.array([0]), generator(2))
+    >>> freed = {0, 1, 6}  # r1c1 and its neighbours; the other cages stay (one may adopt a cell)
+    >>> all(any(set(c) <= set(a) for a in again) for c in cages if not freed.intersection(c))
+    True
+    >>> sorted(c for cage in again for c in cage) == list(range(36))
+    True
+    """
     near = neighbours(puzzle)
+    freed = {int(c) for c in cells} | {q for c in cells for q in near[int(c)]}
+    kept = [cage for cage in cages if not freed.intersection(cage)]
+    return _cuts(near, solution, rng, kept)
+
+
+def _cuts(
+    near: list[list[int]],
+    solution: IntArray,
+    rng: np.random.Generator,
+    kept: list[tuple[int, ...]],
+) -> list[tuple[int, ...]]:
+    """The first of :data:`CUTS` cuts of the cells outside ``kept`` that leaves no lone cell,
+    with ``kept``."""
     sizes = np.array(list(SIZES), dtype=np.int64)
     weights = np.array(list(SIZES.values()))
     for _ in range(CUTS):
-        wanted = rng.choice(sizes, size=puzzle.n_cells, p=weights / weights.sum())
-        cages = _cut(near, solution, rng, wanted)
+        wanted = rng.choice(sizes, size=len(near), p=weights / weights.sum())
+        cages = _cut(near, solution, rng, wanted, kept)
         if cages is not None:
             return cages
     raise NdokuError(f"no cut of the layout into cages was found in {CUTS} tries")
 
 
 def _cut(
-    near: list[list[int]], solution: IntArray, rng: np.random.Generator, wanted: NDArray[np.int64]
+    near: list[list[int]],
+    solution: IntArray,
+    rng: np.random.Generator,
+    wanted: NDArray[np.int64],
+    kept: list[tuple[int, ...]],
 ) -> list[tuple[int, ...]] | None:
-    """One cut, or None when a lone cell finds no cage to join."""
+    """One cut of the cells outside ``kept`` (which stay, and may adopt a lone cell), or None
+    when a lone cell finds no cage to join."""
     owner = np.full(len(near), -1, dtype=np.int64)
-    cages: list[list[int]] = []
+    cages: list[list[int]] = [list(cage) for cage in kept]
+    for k, cage in enumerate(cages):
+        owner[cage] = k
     for start in rng.permutation(len(near)).tolist():
         if owner[start] >= 0:
             continue

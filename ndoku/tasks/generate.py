@@ -55,7 +55,7 @@ from ndoku.model.rules import same_rules
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.random import draw_seed, generator
-from ndoku.tasks.caging import cage_lines, cut_cages
+from ndoku.tasks.caging import cage_lines, cut_cages, recut_cages
 from ndoku.tasks.rate import Rating, rate
 from ndoku.tasks.thinning import CHECK_NODES, Aim, seek, thin
 from ndoku.tasks.verify import verify
@@ -67,8 +67,10 @@ IntArray = NDArray[np.int32]
 SYMMETRIES = ("none", "rotational", "mirror")
 #: Rules a generated puzzle can carry, drawn to fit its solution.
 RULES = ("killer",)
-#: Cuts into cages tried per solution for one that needs no givens.
+#: Cuts into cages tried per solution for one that needs no givens, and rounds of cutting
+#: again around the givens a killer still needs.
 CAGE_CUTS = 20
+REPAIRS = 6
 #: Solutions tried per puzzle when a level or a technique is asked (each one attempt).
 MAX_ATTEMPTS = 1000
 #: Stage one: share of cells given random values before the exact solver completes them,
@@ -338,6 +340,9 @@ def generate(
                 found, stop = np.zeros_like(solution), "target"
             else:
                 found, stop = thin(ruled, solution, order, target=target, deadline=deadline)
+            if rules is not None and target == 0:
+                caught = (ruled, found, stop)
+                ruled, found, stop = repaired(layout, caught, solution, order, rng, deadline)
             # the proofs repeat a search thinning made; the path takes what is left
             left = seconds_left(deadline)
             path_left = min(left, GENERATE_PATH_TIMEOUT)
@@ -392,20 +397,50 @@ def _comment(command: str | None, givens: IntArray, rating: Rating) -> str:
 def caged(
     layout: Puzzle, solution: IntArray, rng: np.random.Generator, deadline: float
 ) -> tuple[Puzzle, bool]:
-    """The layout with ``solution`` cut into killer cages (:mod:`ndoku.tasks.caging`), read
-    from its text as a file of it would be, and whether the cages alone make it unique: the
-    first of ``CAGE_CUTS`` cuts that does (each checked within ``CHECK_NODES`` nodes and a
-    share of the time left), else the last."""
+    """The layout with ``solution`` cut into killer cages (:mod:`ndoku.tasks.caging`), and
+    whether the cages alone make it unique: the first of ``CAGE_CUTS`` cuts that does (each
+    checked within ``CHECK_NODES`` nodes and a share of the time left), else the last."""
     empty = np.zeros(layout.n_cells, dtype=np.int32)
     for cut in range(CAGE_CUTS):
-        lines = cage_lines(layout, solution, cut_cages(layout, solution, rng))
-        text = puzzle_text(layout) + "\n" + "".join(f"{line}\n" for line in lines)
-        [puzzle] = read_puzzles(text=text)
+        puzzle = with_cages(layout, solution, cut_cages(layout, solution, rng))
         share = seconds_left(deadline) / (2 * (CAGE_CUTS - cut))
         check = solve_exact(puzzle, givens=empty, limit=2, max_nodes=CHECK_NODES, timeout=share)
         if check.unique:
             return puzzle, True
     return puzzle, False
+
+
+def with_cages(layout: Puzzle, solution: IntArray, cages: list[tuple[int, ...]]) -> Puzzle:
+    """The layout with a killer cage for each of ``cages``, read from its text as a file of
+    it would be."""
+    lines = cage_lines(layout, solution, cages)
+    [puzzle] = read_puzzles(text=puzzle_text(layout) + "\n" + "".join(f"{x}\n" for x in lines))
+    return puzzle
+
+
+def repaired(
+    layout: Puzzle,
+    caged: tuple[Puzzle, IntArray, str],
+    solution: IntArray,
+    order: list[IntArray],
+    rng: np.random.Generator,
+    deadline: float,
+) -> tuple[Puzzle, IntArray, str]:
+    """A killer (its puzzle, the givens thinning left, how thinning stopped) with fewer
+    givens, where one is found in ``REPAIRS`` rounds: each cuts again the cages around the
+    givens still needed (they mark where the cages leave values open) and thins again."""
+    best = caged
+    for _ in range(REPAIRS):
+        puzzle, givens, _ = best
+        if not givens.any() or seconds_left(deadline) <= 0:
+            break
+        cages = [rule.cells for rule in puzzle.rules]
+        cages = recut_cages(layout, solution, cages, np.flatnonzero(givens), rng)
+        again = with_cages(layout, solution, cages)
+        fewer, stop = thin(again, solution, order, deadline=deadline)
+        if (fewer > 0).sum() < (givens > 0).sum():
+            best = (again, fewer, stop)
+    return best
 
 
 def _proved(layout: Puzzle, text: str, givens: IntArray, solution: IntArray) -> Puzzle:
