@@ -5,10 +5,11 @@ What is measured
 :func:`ndoku.tasks.generate.generate` with ``rules="killer"`` and default options, seeds
 ``0 ..``, kernels loaded beforehand: the whole call (the solution, up to ``CAGE_CUTS`` cuts
 checked for one that needs no given, the thinning and up to ``REPAIRS`` rounds of cutting
-again where none does, the rating with its path, the read-back, proof and verification). The goals are the variant-generation issue's: a
-killer 9×9 with no givens within a median of 2 s, a killer Samurai within 20 s. The detail
-gives the worst, the share of puzzles left with no given, the most givens left and the
-levels of the rating's paths (``search`` where the path had to guess).
+again where none does, the rating with its path, the read-back, proof and verification).
+The goals are the variant-generation issue's: a killer 9×9 with no givens within a median
+of 2 s, a killer Samurai within 20 s. The detail gives the worst, the share of puzzles left
+with no given, the most givens left and the levels of the rating's paths (``search`` where
+the path had to guess).
 """
 
 from __future__ import annotations

@@ -68,11 +68,13 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--rules",
-    type=click.Choice(["killer"]),
+    type=click.Choice(["killer", "consecutive", "xv"]),
     default=None,
-    help="Draw rules that fit each solution before removing givens: killer = cages of 2 to 5 "
-    "neighbouring cells (different digits) with their sums, on any layout; most givens, "
-    "often all, then go.",
+    help="Draw rules that fit each solution before removing givens, on any layout: killer = "
+    "cages of 2 to 6 neighbouring cells (different digits) with their sums; consecutive = a "
+    "white dot on every pair that differs by 1; xv = an X on every pair summing to 10, a V "
+    "on every pair summing to 5 (both: with the negative constraint). Most givens, often "
+    "all, then go.",
 )
 @click.option(
     "--seed",

@@ -14,9 +14,9 @@ group
     Cells whose givens are removed together: one cell, or a cell and its image under the
     asked symmetry (``rotational``: a half turn of the canvas; ``mirror``: left-right).
 rules
-    With ``rules`` (:data:`RULES`), the solution is cut into killer cages
-    (:mod:`ndoku.tasks.caging`) before stage two, whose checks then see them: most givens,
-    often all, go.
+    With ``rules`` (:data:`~ndoku.tasks.ruling.RULES`), rules that fit the solution are
+    drawn before stage two (:mod:`ndoku.tasks.ruling`), whose checks then see them: most
+    givens, often all, go.
 removal
     Stage two (:mod:`ndoku.tasks.thinning`): the groups, in random order, each tried once; a
     group goes when the puzzle without it is still proved unique, down to a target number of
@@ -55,9 +55,9 @@ from ndoku.model.rules import same_rules
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.random import draw_seed, generator
-from ndoku.tasks.caging import cage_lines, cut_cages, recut_cages
 from ndoku.tasks.rate import Rating, rate
-from ndoku.tasks.thinning import CHECK_NODES, Aim, seek, thin
+from ndoku.tasks.ruling import RULES, repaired, ruled
+from ndoku.tasks.thinning import Aim, seek, thin
 from ndoku.tasks.verify import verify
 from ndoku.text.grid import DIGITS, HEADER_KEYS, LINE_LENGTHS
 from ndoku.text.words import plural
@@ -65,12 +65,6 @@ from ndoku.text.words import plural
 IntArray = NDArray[np.int32]
 
 SYMMETRIES = ("none", "rotational", "mirror")
-#: Rules a generated puzzle can carry, drawn to fit its solution.
-RULES = ("killer",)
-#: Cuts into cages tried per solution for one that needs no givens, and rounds of cutting
-#: again around the givens a killer still needs.
-CAGE_CUTS = 20
-REPAIRS = 6
 #: Solutions tried per puzzle when a level or a technique is asked (each one attempt).
 MAX_ATTEMPTS = 1000
 #: Stage one: share of cells given random values before the exact solver completes them,
@@ -286,8 +280,9 @@ def generate(
     command : str, optional
         How the puzzle was asked for, for the comment line of ``text``.
     rules : str, optional
-        A kind of :data:`RULES`: ``killer`` cuts each solution into cages with their sums
-        before removing givens.
+        A kind of :data:`~ndoku.tasks.ruling.RULES`, drawn to fit each solution before
+        givens are removed: ``killer`` cages with their sums, ``consecutive`` every white dot
+        and ``xv`` every X and V (each with the negative constraint).
 
     Raises
     ------
@@ -333,35 +328,38 @@ def generate(
             stop = "timeout"
             break
         attempts += 1
-        ruled, bare = (layout, False) if rules is None else caged(layout, solution, rng, deadline)
+        drawn, bare = (layout, False)
+        if rules is not None:
+            drawn, bare = ruled(layout, puzzle_text(layout), solution, rules, rng, deadline)
         order = [groups[i] for i in rng.permutation(len(groups))]
         if aim is None:
-            if bare and target == 0:  # the cages alone: no given is needed
+            if bare and target == 0:  # the rules alone: no given is needed
                 found, stop = np.zeros_like(solution), "target"
             else:
-                found, stop = thin(ruled, solution, order, target=target, deadline=deadline)
-            if rules is not None and target == 0:
-                caught = (ruled, found, stop)
-                ruled, found, stop = repaired(layout, caught, solution, order, rng, deadline)
+                found, stop = thin(drawn, solution, order, target=target, deadline=deadline)
+            if rules == "killer" and target == 0:
+                caught = (drawn, found, stop)
+                empty = puzzle_text(layout)
+                drawn, found, stop = repaired(layout, empty, caught, solution, order, rng, deadline)
             # the proofs repeat a search thinning made; the path takes what is left
             left = seconds_left(deadline)
             path_left = min(left, GENERATE_PATH_TIMEOUT)
             proof = max(left, PROOF_SECONDS)
-            rating = rate(ruled, found, timeout=proof, path_timeout=path_left, proofs_after=1)
-            best = (ruled, found, solution, rating)
+            rating = rate(drawn, found, timeout=proof, path_timeout=path_left, proofs_after=1)
+            best = (drawn, found, solution, rating)
             break
-        found, rating, late = seek(ruled, solution, order, aim, deadline)
+        found, rating, late = seek(drawn, solution, order, aim, deadline)
         if best is None or aim.distance(rating) < aim.distance(best[3]):
-            best = (ruled, found, solution, rating)
+            best = (drawn, found, solution, rating)
         stop = "level" if aim.fits(best[3]) else "timeout" if late else "attempts"
         if stop != "attempts":
             break
     if best is None:
         raise GenerateTimeout(f"no solution of the layout found within {timeout:g} s")
-    ruled, found, solution, rating = best
+    drawn, found, solution, rating = best
     reached = stop in ("target", "level") or (stop == "minimal" and givens is None)
-    text = puzzle_text(ruled, found, _comment(command, found, rating))
-    puzzle = _proved(ruled, text, found, solution)
+    text = puzzle_text(drawn, found, _comment(command, found, rating))
+    puzzle = _proved(drawn, text, found, solution)
     return Generated(
         puzzle, text, solution, rating, seed, stop, reached, attempts, time.perf_counter() - start
     )
@@ -392,55 +390,6 @@ def _check_arguments(
 def _comment(command: str | None, givens: IntArray, rating: Rating) -> str:
     count = int((givens > 0).sum())
     return f"{command + ': ' if command else ''}{plural(count, 'given')}, {rating.headline()}"
-
-
-def caged(
-    layout: Puzzle, solution: IntArray, rng: np.random.Generator, deadline: float
-) -> tuple[Puzzle, bool]:
-    """The layout with ``solution`` cut into killer cages (:mod:`ndoku.tasks.caging`), and
-    whether the cages alone make it unique: the first of ``CAGE_CUTS`` cuts that does (each
-    checked within ``CHECK_NODES`` nodes and a share of the time left), else the last."""
-    empty = np.zeros(layout.n_cells, dtype=np.int32)
-    for cut in range(CAGE_CUTS):
-        puzzle = with_cages(layout, solution, cut_cages(layout, solution, rng))
-        share = seconds_left(deadline) / (2 * (CAGE_CUTS - cut))
-        check = solve_exact(puzzle, givens=empty, limit=2, max_nodes=CHECK_NODES, timeout=share)
-        if check.unique:
-            return puzzle, True
-    return puzzle, False
-
-
-def with_cages(layout: Puzzle, solution: IntArray, cages: list[tuple[int, ...]]) -> Puzzle:
-    """The layout with a killer cage for each of ``cages``, read from its text as a file of
-    it would be."""
-    lines = cage_lines(layout, solution, cages)
-    [puzzle] = read_puzzles(text=puzzle_text(layout) + "\n" + "".join(f"{x}\n" for x in lines))
-    return puzzle
-
-
-def repaired(
-    layout: Puzzle,
-    caged: tuple[Puzzle, IntArray, str],
-    solution: IntArray,
-    order: list[IntArray],
-    rng: np.random.Generator,
-    deadline: float,
-) -> tuple[Puzzle, IntArray, str]:
-    """A killer (its puzzle, the givens thinning left, how thinning stopped) with fewer
-    givens, where one is found in ``REPAIRS`` rounds: each cuts again the cages around the
-    givens still needed (they mark where the cages leave values open) and thins again."""
-    best = caged
-    for _ in range(REPAIRS):
-        puzzle, givens, _ = best
-        if not givens.any() or seconds_left(deadline) <= 0:
-            break
-        cages = [rule.cells for rule in puzzle.rules]
-        cages = recut_cages(layout, solution, cages, np.flatnonzero(givens), rng)
-        again = with_cages(layout, solution, cages)
-        fewer, stop = thin(again, solution, order, deadline=deadline)
-        if (fewer > 0).sum() < (givens > 0).sum():
-            best = (again, fewer, stop)
-    return best
 
 
 def _proved(layout: Puzzle, text: str, givens: IntArray, solution: IntArray) -> Puzzle:
