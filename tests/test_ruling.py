@@ -1,8 +1,11 @@
 """Rules drawn to fit a generated solution: every neighbouring pair marked exactly when its
-values make the mark (against the canvas read directly), and ``generate --rules consecutive``
-and ``--rules xv`` on several layouts, read back, proved unique and checked."""
+values make the mark (against the canvas read directly); thermometers, whispers and arrows
+that keep their rule on the solution, read back as paths; and ``generate --rules`` of each
+kind, read back, proved unique and checked."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -11,7 +14,7 @@ from ndoku.model.puzzle import read_puzzles
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.random import generator
 from ndoku.tasks.generate import generate, layout_puzzle, puzzle_text, random_solution
-from ndoku.tasks.ruling import mark_lines
+from ndoku.tasks.ruling import mark_lines, path_lines
 from ndoku.tasks.verify import problems
 
 #: What each mark says of two values, written out again for the reference.
@@ -73,3 +76,36 @@ def test_a_generated_puzzle_with_marks_reads_back_unique(rules: str, layout: str
         # every dot shown is symmetric under v -> N + 1 - v: one given at least tells the two
         # grids apart
         assert made.givens >= 1
+
+
+@pytest.mark.parametrize("layout", ["6x6", "9x9", "samurai"])
+@pytest.mark.parametrize("rules", ["thermo", "whisper", "arrow"])
+def test_lines_and_arrows_keep_their_rule_and_share_no_cell(layout: str, rules: str) -> None:
+    puzzle = layout_puzzle(layout)
+    solution = random_solution(puzzle, generator(5), float("inf"))
+    assert solution is not None
+    lines = path_lines(puzzle, solution, rules, generator(5))
+    [drawn] = read_puzzles(text=puzzle_text(puzzle) + "\n" + "".join(f"{x}\n" for x in lines))
+    cells = [c for rule in drawn.rules for c in rule.cells]
+    assert len(cells) == len(set(cells)) and len(cells) >= 0.4 * puzzle.n_cells
+    gap = (puzzle.size + 1) // 2
+    for rule in drawn.rules:
+        values = [int(solution[c]) for c in rule.cells]
+        assert rule.kind == rules
+        if rules == "thermo":
+            assert len(values) >= 3 and values == sorted(set(values))
+        elif rules == "whisper":
+            assert all(abs(a - b) >= gap for a, b in pairwise(values))
+        else:
+            assert rule.head == 1 and values[0] == sum(values[1:]) and len(values) >= 3
+    assert problems(drawn, solution) == []
+
+
+@pytest.mark.parametrize("rules", ["thermo", "whisper", "arrow"])
+def test_a_generated_puzzle_with_lines_reads_back_unique(rules: str) -> None:
+    made = generate(layout_puzzle("9x9"), rules=rules, seed=1)
+    [again] = read_puzzles(text=made.text)
+    proof = solve_exact(again)
+    assert proof.unique and np.array_equal(proof.values, made.solution)
+    assert {rule.kind for rule in again.rules} == {rules}
+    assert made.givens < generate(layout_puzzle("9x9"), seed=1).givens

@@ -68,13 +68,14 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--rules",
-    type=click.Choice(["killer", "consecutive", "xv"]),
+    type=click.Choice(["killer", "consecutive", "xv", "thermo", "whisper", "arrow"]),
     default=None,
     help="Draw rules that fit each solution before removing givens, on any layout: killer = "
     "cages of 2 to 6 neighbouring cells (different digits) with their sums; consecutive = a "
     "white dot on every pair that differs by 1; xv = an X on every pair summing to 10, a V "
-    "on every pair summing to 5 (both: with the negative constraint). Most givens, often "
-    "all, then go.",
+    "on every pair summing to 5 (both: with the negative constraint); thermo, whisper = "
+    "lines of 3 to 6 cells along the solution; arrow = arrows whose 2 to 4 cells sum to their "
+    "circle. Fewer givens are left, often none.",
 )
 @click.option(
     "--seed",

@@ -1,12 +1,19 @@
 """Rules drawn to fit a generated solution (``generate --rules``): killer cages, cut again
-around the givens a killer still needs, or a dot or mark on every neighbouring pair of its
-kind with the negative constraint.
+around the givens a killer still needs; a dot or mark on every neighbouring pair of its kind,
+with the negative constraint; or lines (thermometers, whispers) and arrows along random
+paths of the solution.
 
 Each kind makes a puzzle of the empty layout that the solution solves; the generator then
-removes givens while the exact solver, which sees the rules, proves it unique. Cages vary
-from cut to cut, so up to :data:`CAGE_CUTS` are tried for one that needs no given, and
-:func:`repaired` cuts again where givens are still needed. Marks are fixed by the solution
-(every pair that qualifies is marked), so one set is drawn.
+removes givens while the exact solver, which sees the rules, proves it unique. Cages, lines
+and arrows vary from draw to draw, so up to :data:`DRAWS` are tried for one that needs no
+given, and :func:`repaired` cuts cages again where givens are still needed. Marks are fixed
+by the solution (every pair that qualifies is marked), so one set is drawn.
+
+A line grows from a random free cell to a random king's-move neighbour whose value may
+follow (a larger one on a thermometer, one :func:`~ndoku.model.rules.whisper_gap` away on a
+whisper), for :data:`LINE_CELLS` cells, until lines cover :data:`COVER` of the canvas. An
+arrow starts at a free circle cell and walks its neighbours (depth first, in a random order)
+until the values along it sum to the circle's.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from numpy.typing import NDArray
 
 from ndoku.limits import seconds_left
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.model.rules import Rule, rule_text
+from ndoku.model.rules import Rule, rule_text, whisper_gap
 from ndoku.solvers.exact import solve_exact
 from ndoku.tasks.caging import cage_lines, cut_cages, neighbours, recut_cages
 from ndoku.tasks.thinning import CHECK_NODES, thin
@@ -26,11 +33,22 @@ from ndoku.tasks.thinning import CHECK_NODES, thin
 IntArray = NDArray[np.int32]
 
 #: Kinds of rules a generated puzzle can carry.
-RULES = ("killer", "consecutive", "xv")
-#: Cuts into cages tried per solution for one that needs no givens, and rounds of cutting
-#: again around the givens a killer still needs.
-CAGE_CUTS = 20
+RULES = ("killer", "consecutive", "xv", "thermo", "whisper", "arrow")
+#: Draws of cages, lines or arrows tried per solution for one that needs no givens, and
+#: rounds of cutting again around the givens a killer still needs.
+DRAWS = 20
 REPAIRS = 6
+#: Cells of a line or an arrow's shaft, least and most; the share of the canvas the lines
+#: (or arrows, circles included) cover; tries per cell before the cover is given up.
+LINE_CELLS = (3, 6)
+ARROW_CELLS = (2, 4)
+COVER = 0.6
+TRIES_PER_CELL = 4
+#: Line rules: whether value ``b`` may follow ``a`` on the line, for size ``n``.
+LINES: dict[str, Callable[[int, int, int], bool]] = {
+    "thermo": lambda a, b, n: b > a,
+    "whisper": lambda a, b, n: abs(a - b) >= whisper_gap(n),
+}
 #: The marks of each kind of :data:`RULES` but the killer: (rule kind, whether a pair of
 #: values gets it), and the kinds its negative constraint names.
 MARKS: dict[str, tuple[tuple[tuple[str, Callable[[int, int], bool]], ...], tuple[str, ...]]] = {
@@ -49,8 +67,8 @@ def ruled(
 ) -> tuple[Puzzle, bool]:
     """The empty ``layout`` (written as ``text``) with ``rules`` that fit ``solution``, and
     whether they alone make it unique (checked within ``CHECK_NODES`` nodes and a share of
-    the time left): for a killer, the first of :data:`CAGE_CUTS` cuts that does, else the
-    last.
+    the time left): of cages, lines or arrows, the first of :data:`DRAWS` draws that does,
+    else the last.
 
     >>> from ndoku.solvers.random import generator
     >>> from ndoku.tasks.generate import layout_puzzle, puzzle_text, random_solution
@@ -61,12 +79,14 @@ def ruled(
     (['negative', 'v', 'x'], ('x', 'v'))
     """
     empty = np.zeros(layout.n_cells, dtype=np.int32)
-    tries = CAGE_CUTS if rules == "killer" else 1
+    tries = 1 if rules in MARKS else DRAWS
     for k in range(tries):
         if rules == "killer":
             lines = cage_lines(layout, solution, cut_cages(layout, solution, rng))
-        else:
+        elif rules in MARKS:
             lines = mark_lines(layout, solution, rules)
+        else:
+            lines = path_lines(layout, solution, rules, rng)
         puzzle = with_rules(text, lines)
         share = seconds_left(deadline) / (2 * (tries - k))
         check = solve_exact(puzzle, givens=empty, limit=2, max_nodes=CHECK_NODES, timeout=share)
@@ -100,6 +120,108 @@ def mark_lines(puzzle: Puzzle, solution: IntArray, rules: str) -> list[str]:
                 if holds(x, y)
             ]
     return [*lines, rule_text(Rule("negative", words=negative), puzzle.cell_rc)]
+
+
+def path_lines(
+    puzzle: Puzzle, solution: IntArray, rules: str, rng: np.random.Generator
+) -> list[str]:
+    """Lines of kind ``rules`` (:data:`LINES`) or arrows along random paths of ``solution``
+    that keep their rule, none sharing a cell, until they cover :data:`COVER` of the canvas.
+
+    >>> from ndoku.solvers.random import generator
+    >>> from ndoku.tasks.generate import layout_puzzle
+    >>> solution = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.int32)
+    >>> path_lines(layout_puzzle("4x4"), solution, "thermo", generator(0))
+    ['thermo: r1c1 r1c2 r1c3', 'thermo: r3c1 r4c2 r4c1', 'thermo: r4c3 r3c4 r3c3']
+    """
+    near = _kings(puzzle)
+    used = np.zeros(puzzle.n_cells, dtype=bool)
+    found: list[Rule] = []
+    for _ in range(TRIES_PER_CELL * puzzle.n_cells):
+        if used.sum() >= COVER * puzzle.n_cells:
+            break
+        start = int(rng.integers(puzzle.n_cells))
+        if used[start]:
+            continue
+        if rules == "arrow":
+            path = _arrow(near, solution, used, start, rng)
+        else:
+            path = _line(near, solution, used, start, rules, puzzle.size, rng)
+        if path is not None:
+            used[list(path)] = True
+            found.append(Rule(rules, path, head=1 if rules == "arrow" else 0))
+    return [rule_text(rule, puzzle.cell_rc) for rule in found]
+
+
+def _kings(puzzle: Puzzle) -> list[list[int]]:
+    """Each cell's neighbours a king's move away on the canvas."""
+    index = puzzle.index
+    rows, cols = index.shape
+    steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+    return [
+        [
+            int(index[r + dr, c + dc])
+            for dr, dc in steps
+            if 0 <= r + dr < rows and 0 <= c + dc < cols and index[r + dr, c + dc] >= 0
+        ]
+        for r, c in puzzle.cell_rc.tolist()
+    ]
+
+
+def _line(
+    near: list[list[int]],
+    solution: IntArray,
+    used: NDArray[np.bool_],
+    start: int,
+    kind: str,
+    size: int,
+    rng: np.random.Generator,
+) -> tuple[int, ...] | None:
+    """A line of ``kind`` from ``start`` through free cells, or None when it stays short."""
+    follows = LINES[kind]
+    value = solution.tolist()
+    path = [start]
+    want = int(rng.integers(LINE_CELLS[0], LINE_CELLS[1] + 1))
+    while len(path) < want:
+        last = path[-1]
+        steps = [
+            q
+            for q in near[last]
+            if not used[q] and q not in path and follows(value[last], value[q], size)
+        ]
+        if not steps:
+            break
+        path.append(steps[int(rng.integers(len(steps)))])
+    return tuple(path) if len(path) >= LINE_CELLS[0] else None
+
+
+def _arrow(
+    near: list[list[int]],
+    solution: IntArray,
+    used: NDArray[np.bool_],
+    circle: int,
+    rng: np.random.Generator,
+) -> tuple[int, ...] | None:
+    """An arrow from the circle ``circle`` whose shaft of free cells sums to its value, or
+    None (a depth-first walk in a random order, :data:`ARROW_CELLS` cells long)."""
+    total = int(solution[circle])
+    shaft: list[int] = []
+
+    def walk(at: int, left: int) -> bool:
+        if left == 0:
+            return len(shaft) >= ARROW_CELLS[0]
+        if len(shaft) == ARROW_CELLS[1]:
+            return False
+        for q in rng.permutation(near[at]).tolist():
+            if used[q] or q == circle or q in shaft or solution[q] > left:
+                continue
+            shaft.append(q)
+            if walk(q, left - int(solution[q])):
+                return True
+            shaft.pop()
+        return False
+
+    return (circle, *shaft) if walk(circle, total) else None
 
 
 def with_rules(text: str, lines: list[str]) -> Puzzle:
