@@ -65,17 +65,18 @@ def implied_sums(constraints: Sequence[Constraint], frame: Frame) -> list[Constr
     found: list[Constraint] = []
     known = {c.cells for c in cages}
     innies = (inside.sum(axis=0) > 0) & _sized(rest)
+    lefts = (totals - sums @ inside).astype(np.int64).tolist()  # what each group's cages leave
+    extras = (sums @ meets - totals).astype(np.int64).tolist()  # what they add beyond it
+    single = (lines == 1).tolist()
     for g, cells in _cells_of(rest, innies):
         if cells not in known:
-            left = int(totals[g] - sums @ inside[:, g])
             # a unit's cells differ
-            kind, weights = ("cage", ()) if lines[g] == 1 else ("sum", (1,) * len(cells))
-            found.append(Constraint(kind, cells, left, weights))
+            kind, weights = ("cage", ()) if single[g] else ("sum", (1,) * len(cells))
+            found.append(Constraint(kind, cells, lefts[g], weights))
             known.add(cells)
     for g, cells in _cells_of(beyond, whole & _sized(beyond)):
         if cells not in known:
-            extra = int(sums @ meets[:, g] - totals[g])
-            found.append(Constraint("sum", cells, extra, (1,) * len(cells)))
+            found.append(Constraint("sum", cells, extras[g], (1,) * len(cells)))
             known.add(cells)
     return found
 
