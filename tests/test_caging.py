@@ -69,8 +69,8 @@ def test_the_cages_alone_can_make_a_killer_with_no_given() -> None:
 
 
 def test_rules_refused_where_they_cannot_be_made() -> None:
-    with pytest.raises(NdokuError, match="unknown rules 'thermo'"):
-        generate(layout_puzzle("4x4"), rules="thermo")
+    with pytest.raises(NdokuError, match="unknown rules 'sandwich'"):
+        generate(layout_puzzle("4x4"), rules="sandwich")
     [caged] = read_puzzles(text="0 0 0 0\n" * 4 + "\ncage 3: r1c1 r1c2\n")
     with pytest.raises(NdokuError, match="give it a layout without rules"):
         generate(caged, rules="killer")

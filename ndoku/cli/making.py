@@ -189,7 +189,7 @@ def generate(
                 record |= {"stop": made.stop, "reached": made.reached}
                 record |= {"attempts": made.attempts, "seconds": round(made.seconds, 6)}
                 record["puzzle"] = made.text
-                record["solution"] = made.puzzle.text(made.solution).rstrip("\n")
+                record["solution"] = made.puzzle.text(made.solution, rules=False).rstrip("\n")
                 record["rating"] = made.rating.record()
                 click.echo(json.dumps(record))
             elif fmt == "line":

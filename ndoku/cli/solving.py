@@ -337,7 +337,7 @@ def solve(
                     if batch and number > 1 and not lined:
                         echo()  # the grids of a file of several, parted as they were read
                     if shown:
-                        echo(outcome.puzzle.text(outcome.values), nl=False)
+                        echo(outcome.puzzle.text(outcome.values, rules=False), nl=False)
                     elif lined or batch:
                         echo(outcome.status)
                 label = f"{path}#{number}" if batch else path

@@ -122,9 +122,10 @@ class Puzzle:
         out[..., self.cell_rc[:, 0], self.cell_rc[:, 1]] = values
         return out
 
-    def text(self, values: NDArray[np.integer] | None = None) -> str:
+    def text(self, values: NDArray[np.integer] | None = None, rules: bool = True) -> str:
         """Values (default: the givens) written in the input's own style and shape; then,
-        when the puzzle has rules, a blank line and its rules, one a line.
+        when the puzzle has rules and ``rules`` is true, a blank line and its rules, one a
+        line (an answer is written without them: they are the puzzle's, not the answer's).
 
         >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 0 0\\n0 0 0 0\\n0 0 0 0\\n\\ncage 7: R1C2..r1c3")
         >>> print(p.text(), end="")
@@ -136,7 +137,7 @@ class Puzzle:
         cage 7: r1c2 r1c3
         """
         grid = format_grid(self.grid, self.canvas(self.givens if values is None else values))
-        if not self.rules:
+        if not self.rules or not rules:
             return grid
         return grid + "\n" + "".join(rule_text(rule, self.cell_rc) + "\n" for rule in self.rules)
 

@@ -99,7 +99,8 @@ class PuzzleOutcomes:
 
     def text(self, unique: bool = False) -> bytes:
         return "".join(
-            o.puzzle.text(o.values) if o.shown(unique) else f"{o.status}\n" for o in self.outcomes
+            o.puzzle.text(o.values, rules=False) if o.shown(unique) else f"{o.status}\n"
+            for o in self.outcomes
         ).encode()
 
     def counts(self) -> list[Count]:

@@ -148,7 +148,9 @@ class Outcome:
         >>> list(solve(p).record())[4:]
         ['count', 'unique', 'nodes', 'guesses', 'propagated', 'stop']
         """
-        solution = self.puzzle.text(self.values).rstrip("\n") if self.shown(unique) else None
+        solution = (
+            self.puzzle.text(self.values, rules=False).rstrip("\n") if self.shown(unique) else None
+        )
         record: dict[str, object] = {"status": self.status, "solution": solution}
         record |= {"method": self.method, "seconds": round(self.seconds, 6)}
         if self.search is not None:
