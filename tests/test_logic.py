@@ -419,22 +419,33 @@ def ref_wings(board: Board, k: int) -> set[tuple[int, int]]:
     but one (z) only in cells that are peers of each other: z leaves what sees its cells."""
     sees, cand = board.tables.sees, board.cand
     free = [c for c in range(len(board.values)) if 2 <= cand[c].sum() <= k]
+    held = {c: {int(v) for v in np.flatnonzero(cand[c])} for c in free}
     out = set()
+
+    def choose(cells: tuple[int, ...], union: set[int], others: list[int]) -> None:
+        """Every way to add peers of the pivot from ``others`` (in order) up to k cells; a
+        choice whose values are already more than k is left (more cells only add values)."""
+        if len(cells) == k:
+            if len(union) == k:
+                check(cells, sorted(union))
+            return
+        for i, c in enumerate(others):
+            if len(union | held[c]) <= k:
+                choose((*cells, c), union | held[c], others[i + 1 :])
+
+    def check(cells: tuple[int, ...], union: list[int]) -> None:
+        nonlocal out
+        loose = [
+            v
+            for v in union
+            if not all(sees[a, b] for a, b in combinations([c for c in cells if cand[c, v]], 2))
+        ]
+        if len(loose) == 1:
+            z = loose[0]
+            out |= _seeing(board, z, tuple(c for c in cells if cand[c, z]), cells)
+
     for pivot in free:
-        others = [c for c in free if sees[pivot, c]]
-        for rest in combinations(others, k - 1):
-            cells = (pivot, *rest)
-            union = np.flatnonzero(cand[list(cells)].any(axis=0))
-            if len(union) != k:
-                continue
-            loose = [
-                v
-                for v in union
-                if not all(sees[a, b] for a, b in combinations([c for c in cells if cand[c, v]], 2))
-            ]
-            if len(loose) == 1:
-                z = int(loose[0])
-                out |= _seeing(board, z, tuple(c for c in cells if cand[c, z]), cells)
+        choose((pivot,), held[pivot], [c for c in free if sees[pivot, c]])
     return out
 
 
@@ -472,6 +483,7 @@ def ref_shortest_forcing(board: Board, use_x: bool, use_y: bool) -> int | None:
     """Fewest implications from a candidate assumed true to it false, or from it false to
     it true (breadth first, one candidate at a time); None when no chain exists."""
     best = None
+    links: dict[tuple[int, int, bool], list[tuple[int, int, bool]]] = {}  # each node's, once
     for cell, v in np.argwhere(board.cand):
         for on in (True, False):
             start = (int(cell), int(v), on)
@@ -479,7 +491,10 @@ def ref_shortest_forcing(board: Board, use_x: bool, use_y: bool) -> int | None:
             seen, frontier, depth = {start}, [start], 0
             while frontier and goal not in seen:
                 depth += 1
-                frontier = [n for f in frontier for n in _implied(board, f, use_x, use_y)]
+                for f in frontier:
+                    if f not in links:
+                        links[f] = _implied(board, f, use_x, use_y)
+                frontier = [n for f in frontier for n in links[f]]
                 frontier = [n for n in frontier if n not in seen and not seen.add(n)]
             if goal in seen and (best is None or depth < best):
                 best = depth
