@@ -27,22 +27,26 @@ MOST_CELLS = 6
 #: Cuts drawn before giving up on a layout (a cut fails only where lone cells have no room).
 CUTS = 100
 
-_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+#: Canvas steps to a cell's neighbours: orthogonal ones (a cage's), or a king's move (a line's).
+ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
+KING = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 
 
-def neighbours(puzzle: Puzzle) -> list[list[int]]:
-    """Each cell's orthogonal neighbours on the canvas, as cell numbers.
+def neighbours(puzzle: Puzzle, steps: tuple[tuple[int, int], ...] = ORTHOGONAL) -> list[list[int]]:
+    """Each cell's neighbours on the canvas, one of ``steps`` away, as cell numbers.
 
     >>> from ndoku.tasks.generate import layout_puzzle
     >>> neighbours(layout_puzzle("4x4"))[:2]
     [[1, 4], [2, 5, 0]]
+    >>> neighbours(layout_puzzle("4x4"), KING)[0]
+    [1, 4, 5]
     """
     index = puzzle.index
     rows, cols = index.shape
     return [
         [
             int(index[r + dr, c + dc])
-            for dr, dc in _STEPS
+            for dr, dc in steps
             if 0 <= r + dr < rows and 0 <= c + dc < cols and index[r + dr, c + dc] >= 0
         ]
         for r, c in puzzle.cell_rc.tolist()

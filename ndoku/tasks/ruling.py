@@ -27,7 +27,7 @@ from ndoku.limits import seconds_left
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.model.rules import Rule, rule_text, whisper_gap
 from ndoku.solvers.exact import solve_exact
-from ndoku.tasks.caging import cage_lines, cut_cages, neighbours, recut_cages
+from ndoku.tasks.caging import KING, cage_lines, cut_cages, neighbours, recut_cages
 from ndoku.tasks.thinning import CHECK_NODES, thin
 
 IntArray = NDArray[np.int32]
@@ -131,10 +131,14 @@ def path_lines(
     >>> from ndoku.solvers.random import generator
     >>> from ndoku.tasks.generate import layout_puzzle
     >>> solution = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.int32)
-    >>> path_lines(layout_puzzle("4x4"), solution, "thermo", generator(0))
-    ['thermo: r1c1 r1c2 r1c3', 'thermo: r3c1 r4c2 r4c1', 'thermo: r4c3 r3c4 r3c3']
+    >>> for line in path_lines(layout_puzzle("4x4"), solution, "thermo", generator(0)):
+    ...     print(line)
+    thermo: r1c1 r1c2 r1c3
+    thermo: r3c1 r4c2 r4c1
+    thermo: r4c3 r3c4 r3c3
+    thermo: r2c3 r2c4 r1c4
     """
-    near = _kings(puzzle)
+    near = neighbours(puzzle, KING)
     used = np.zeros(puzzle.n_cells, dtype=bool)
     found: list[Rule] = []
     for _ in range(TRIES_PER_CELL * puzzle.n_cells):
@@ -151,21 +155,6 @@ def path_lines(
             used[list(path)] = True
             found.append(Rule(rules, path, head=1 if rules == "arrow" else 0))
     return [rule_text(rule, puzzle.cell_rc) for rule in found]
-
-
-def _kings(puzzle: Puzzle) -> list[list[int]]:
-    """Each cell's neighbours a king's move away on the canvas."""
-    index = puzzle.index
-    rows, cols = index.shape
-    steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
-    return [
-        [
-            int(index[r + dr, c + dc])
-            for dr, dc in steps
-            if 0 <= r + dr < rows and 0 <= c + dc < cols and index[r + dr, c + dc] >= 0
-        ]
-        for r, c in puzzle.cell_rc.tolist()
-    ]
 
 
 def _line(
