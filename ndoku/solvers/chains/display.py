@@ -21,6 +21,7 @@ STOPS = {
     "solved": "solved",
     "max-proposals": "unsolved: stopped by the proposal limit",
     "timeout": "unsolved: stopped by the timeout",
+    "stopped": "unsolved: stopped by the one who watched it",
     "stuck": "unsolved: no move is possible",
     "propagation": "no solution: pruning found the givens contradict each other",
     "search": "solved by the exact search, before the chain ran",

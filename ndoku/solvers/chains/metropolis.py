@@ -57,6 +57,7 @@ from ndoku.solvers.chains.schedule import (
     until_change,
 )
 from ndoku.solvers.chains.sites import SiteSystem, random_state, single_site_system, site_conflicts
+from ndoku.solvers.chains.watch import Glimpse, Watch, watched_size
 from ndoku.solvers.random import chain_state, restart_seed
 
 #: Columns of ``ChainResult.trace``.
@@ -91,7 +92,8 @@ class ChainResult:
     seconds : float
         Wall time of the chain (compiling excluded).
     stop : str
-        ``solved``, ``max-proposals``, ``timeout``, ``stuck`` (no move possible) or
+        ``solved``, ``max-proposals``, ``timeout``, ``stopped`` (its watch said so), ``stuck``
+        (no move possible) or
         ``propagation`` (pruning found that the givens contradict each other: the puzzle has
         no solution; no proposal was made, the state is an unpruned start); ``search`` for
         ``hybrid`` when its exact search answered before the chain ran (see
@@ -234,6 +236,7 @@ def metropolis(
     trace_every: int = 0,
     prune: bool = False,
     restarts: Restarts | None = None,
+    watch: Watch | None = None,
 ) -> ChainResult:
     """Run a Metropolis chain until it solves the puzzle or a limit is reached.
 
@@ -272,6 +275,9 @@ def metropolis(
         :func:`~.restarts.default_restarts`: Luby's when pruned, none when not; the unit by
         default :func:`~.restarts.default_unit` of the free cells). A schedule starts over at
         each restart; the best state is the best of all runs.
+    watch : callable, optional
+        Shown a :class:`~.watch.Glimpse` after each call of the kernel, the calls then cut to
+        :data:`~.watch.EVERY` seconds; when it returns False the chain stops (``stopped``).
 
     Raises
     ------
@@ -364,6 +370,13 @@ def metropolis(
         ran = int(stats[_DONE]) - before
         seconds = time.perf_counter() - called
         chunk = deadline.fit(chunk, ran, seconds, least=_FIRST_CHUNK, most=_LAST_CHUNK)
+        if watch is not None:
+            chunk = watched_size(chunk, ran, seconds, _FIRST_CHUNK)
+            now = t0 if math.isnan(plan[PLAN_NOW]) else float(plan[PLAN_NOW])
+            energy, best = int(stats[_ENERGY]), int(stats[_BEST])
+            if not watch(Glimpse(int(stats[_DONE]), energy, best, now, values.copy())):
+                stop = "stopped"
+                break
     seconds = time.perf_counter() - start
     final = t0 if math.isnan(plan[PLAN_NOW]) else float(plan[PLAN_NOW])
     rows = trace[: stats[_ROWS]]

@@ -82,6 +82,7 @@ from ndoku.solvers.chains.moves import (
 from ndoku.solvers.chains.replicas import Replicas
 from ndoku.solvers.chains.restarts import NO_RESTARTS, Restarts, default_unit
 from ndoku.solvers.chains.schedule import puzzle_temperature
+from ndoku.solvers.chains.watch import Glimpse, Watch, watched_size
 from ndoku.solvers.random import generator, replica_seed
 
 #: Rungs of the default ladder: two replicas per core on two cores; more rungs cost proposals
@@ -175,6 +176,7 @@ def tempering(
     threads: int | None = None,
     prune: bool = True,
     restarts: Restarts | None = None,
+    watch: Watch | None = None,
 ) -> TemperingResult:
     """Run box-swap replicas on a temperature ladder until one solves the puzzle or a limit hits.
 
@@ -219,6 +221,10 @@ def tempering(
         :func:`~.restarts.default_unit` of the free cells. A restart
         comes at the end of the first round that reaches the run's length, so it does not
         depend on how the rounds are cut into calls.
+    watch : callable, optional
+        Shown a :class:`~.watch.Glimpse` after each call of the kernel (every rung's energy
+        and temperature; the coldest replica's state), the calls then cut to
+        :data:`~.watch.EVERY` seconds; when it returns False the run stops (``stopped``).
 
     Returns
     -------
@@ -277,11 +283,28 @@ def tempering(
             trace_every,
             seed,
             restarts or NO_RESTARTS,
+            watch,
         )
     finally:
         numba.set_num_threads(previous_threads)
     return dataclasses.replace(
         found, stop="propagation" if impossible else found.stop, forced=forced
+    )
+
+
+def _glimpse(replicas: Replicas) -> Glimpse:
+    """Where the run is: the coldest rung's replica, and every rung's energy."""
+    at = np.argsort(replicas.rung_of)  # the replica on each rung, coldest first
+    stats = replicas.stats
+    cold = int(at[0])
+    return Glimpse(
+        replicas.proposals,
+        int(stats[cold, 0]),
+        int(stats[:, 1].min()),
+        replicas.ladder[0],
+        replicas.values[cold].copy(),
+        tuple(int(stats[r, 0]) for r in at),
+        tuple(replicas.ladder),
     )
 
 
@@ -355,6 +378,7 @@ def _drive(
     trace_every: int,
     seed: int,
     restarts: Restarts,
+    watch: Watch | None,
 ) -> TemperingResult:
     """Call the kernel until a replica solves or a limit is reached, checking the limits and
     tracing between calls: whole rounds, as many as fit in the deadline's stretch (and
@@ -417,6 +441,11 @@ def _drive(
                 made = 0
         seconds = time.perf_counter() - called
         steps = deadline.fit(steps, ran, seconds, min(size, _FIRST_PART), max(1, _LAST_CALL // n))
+        if watch is not None:
+            steps = watched_size(steps, ran, seconds, min(size, _FIRST_PART))
+            if not watch(_glimpse(replicas)):
+                stop = "stopped"
+                break
         row_due = trace_every and replicas.proposals // trace_every > marked[0] // trace_every
         if made == 0 and row_due:
             marked = _add_row(trace, replicas, marked)
