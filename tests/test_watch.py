@@ -5,10 +5,11 @@ it, and a watched chain that runs exactly as an unwatched one."""
 from __future__ import annotations
 
 import numpy as np
-from helpers import kaggle, naive_energy
 
 from ndoku.solvers.chains import metropolis, tempering
 from ndoku.solvers.chains.watch import Glimpse
+
+from helpers import kaggle, naive_energy
 
 
 def test_a_watched_chain_shows_its_state_and_runs_as_an_unwatched_one() -> None:
