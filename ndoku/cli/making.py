@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +121,7 @@ def generate(
     """
     from ndoku.tasks.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
     from ndoku.tasks.many import iter_generate
+    from ndoku.tasks.records import generate_command, generated_record
     from ndoku.tasks.thinning import Aim
 
     if givens is not None and (difficulty is not None or needs is not None):
@@ -144,7 +144,7 @@ def generate(
             needs=needs,
             symmetry=symmetry,
             timeout=timeout,
-            command=lambda asked: _generate_command(
+            command=lambda asked: generate_command(
                 layout, asked, givens, difficulty, needs, symmetry
             ),
             jobs=jobs,
@@ -162,16 +162,7 @@ def generate(
                 click.echo(f"ndoku: {layout}: seed {asked}: {why}", err=True)
                 status = EXIT_UNSOLVED
             if fmt == "json":
-                record: dict[str, Any] = {"layout": layout, "seed": asked}
-                record |= {"givens": made.givens, "target": givens}
-                # the names as the library knows them (whatever their case when typed)
-                record["difficulty"] = None if aim is None else aim.level
-                record["needs"] = None if aim is None else aim.needs
-                record |= {"symmetry": symmetry, "stop": made.stop, "reached": made.reached}
-                record |= {"attempts": made.attempts, "seconds": round(made.seconds, 6)}
-                record["puzzle"] = made.text
-                record["solution"] = made.puzzle.text(made.solution).rstrip("\n")
-                record["rating"] = made.rating.record()
+                record = generated_record(made, layout, asked, givens, aim, symmetry)
                 click.echo(json.dumps(record))
             elif fmt == "line":
                 click.echo("".join(h + "\n" for h in headers) + puzzle_line(made.puzzle))
@@ -191,27 +182,6 @@ def generate(
         )
     if status:
         raise Failure(status)
-
-
-def _generate_command(
-    layout: str,
-    seed: int,
-    givens: int | None,
-    difficulty: str | None,
-    needs: str | None,
-    symmetry: str,
-) -> str:
-    """The command that makes this one puzzle again (for the comment line)."""
-    words = ["ndoku generate", layout, f"--seed {seed}"]
-    if givens is not None:
-        words.append(f"--givens {givens}")
-    if difficulty is not None:
-        words.append(f"--difficulty {shlex.quote(difficulty)}")
-    if needs is not None:
-        words.append(f"--needs {shlex.quote(needs)}")
-    if symmetry != "none":
-        words.append(f"--symmetry {symmetry}")
-    return " ".join(words)
 
 
 def _missed(made: Any, givens: int | None, aim: Any) -> str:
