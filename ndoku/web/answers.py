@@ -1,0 +1,186 @@
+"""What each endpoint answers: an ask in, the task of the command of the same name run, its
+JSON records out (as ``--format json`` writes them), with the puzzle drawn when asked.
+
+Every answer comes from the tasks, which verify each solution against every rule and given
+before it is given out; a bad puzzle raises the library's error, whose sentence the app
+sends back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ndoku.errors import NdokuError
+from ndoku.model.exchange import read_exchanged
+from ndoku.model.layout import available_layouts
+from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.picture.drawing import picture
+from ndoku.picture.svg import to_svg
+from ndoku.tasks.count import count_all
+from ndoku.tasks.explain import explain
+from ndoku.tasks.generate import layout_puzzle, puzzle_text
+from ndoku.tasks.many import iter_generate, iter_rate
+from ndoku.tasks.records import (
+    generate_command,
+    generated_record,
+    hint_record,
+    layout_records,
+    rating_record,
+)
+from ndoku.tasks.settings import solve_options
+from ndoku.tasks.solve import EXACT_METHODS, Options, solve_all
+from ndoku.tasks.thinning import Aim
+from ndoku.text.links import exchanged
+from ndoku.text.words import plural
+from ndoku.web.asks import CountAsk, GenerateAsk, PathAsk, PictureAsk, RateAsk, Reading, SolveAsk
+
+Answer = dict[str, Any]
+
+
+def puzzles_of(ask: Reading, one: bool = False) -> list[Puzzle]:
+    """The puzzles of an ask's text (ndoku's own text, or an f-puzzles or SudokuPad link or
+    payload), read as a file holding it is; with ``one``, exactly one of them.
+
+    >>> [p.size for p in puzzles_of(Reading("1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n"))]
+    [4]
+    """
+    converted = exchanged(ask.text)
+    if converted is not None:
+        puzzles = read_exchanged(converted)
+    else:
+        puzzles = read_puzzles(text=ask.text, symbols=ask.symbols, layout=ask.layout)
+    if one and len(puzzles) != 1:
+        raise NdokuError(f"this asks for one puzzle; the text holds {plural(len(puzzles), 'one')}")
+    return puzzles
+
+
+def drawn(puzzle: Puzzle, values: Any = None, **settings: Any) -> str:
+    """The puzzle as SVG, each cell findable by ``data-cell="ROW,COL"``."""
+    return to_svg(picture(puzzle, values, cells=True, **settings))
+
+
+def solve_answer(ask: SolveAsk) -> Answer:
+    """``ndoku solve --format json``: one record per puzzle; a batch only by an exact
+    method (a chain's time limit is per puzzle)."""
+    options = solve_options(
+        ask.method,
+        seed=ask.seed,
+        temperature=ask.temperature,
+        moves=ask.moves,
+        max_proposals=ask.max_proposals,
+        timeout=ask.timeout,
+    )
+    puzzles = puzzles_of(ask, one=ask.method not in EXACT_METHODS)
+    outcomes = solve_all(puzzles, ask.method, options)
+    records = [numbered(o.record(ask.unique), outcomes, k) for k, o in enumerate(outcomes)]
+    answer: Answer = {"records": records}
+    if ask.picture:
+        answer["svg"] = drawn(outcomes[0].puzzle, outcomes[0].drawn(ask.unique))
+    return answer
+
+
+def numbered(record: dict[str, Any], batch: list[Any], k: int) -> dict[str, Any]:
+    """A record with its puzzle's number first when the text held several (as the command
+    numbers a file's puzzles)."""
+    return {"puzzle": k + 1} | record if len(batch) > 1 else record
+
+
+def count_answer(ask: CountAsk) -> Answer:
+    """``ndoku count --format json``: one record per puzzle."""
+    counts = count_all(puzzles_of(ask), Options(timeout=ask.timeout, limit=ask.limit))
+    return {"records": [numbered(c.record(), counts, k) for k, c in enumerate(counts)]}
+
+
+def hint_answer(ask: PathAsk) -> Answer:
+    """``ndoku hint --format json``; drawn, the grid before the step with its cells shaded,
+    and ``applied``: the puzzle's text once the step's values are placed (None when the step
+    only removes candidates, or there is none)."""
+    [puzzle] = puzzles_of(ask, one=True)
+    told = explain(puzzle, ask.timeout, 1, ask.assume_unique)
+    answer: Answer = {"records": [hint_record(told)], "applied": None}
+    if told.path.steps:
+        before, after = told.boards()
+        step = told.path.steps[0]
+        if step.placements:
+            answer["applied"] = puzzle_text(puzzle, after.values)
+        if ask.picture:
+            answer["svg"] = drawn(puzzle, before.values, candidates=before.cand, step=step)
+    elif ask.picture:
+        answer["svg"] = drawn(puzzle)
+    return answer
+
+
+def explain_answer(ask: PathAsk) -> Answer:
+    """``ndoku explain --format json``: a record per step, then the path's summary; drawn,
+    the grid the path ends on."""
+    [puzzle] = puzzles_of(ask, one=True)
+    told = explain(puzzle, ask.timeout, None, ask.assume_unique)
+    records = [told.record(k) for k in range(len(told.path.steps))]
+    answer: Answer = {"records": [*records, told.summary_record()]}
+    if ask.picture:
+        answer["svg"] = drawn(puzzle, told.path.values)
+    return answer
+
+
+def rate_answer(ask: RateAsk) -> Answer:
+    """``ndoku rate --format json``: the rating of the one puzzle."""
+    [rating] = iter_rate(
+        puzzles_of(ask, one=True),
+        chains=ask.chains,
+        max_proposals=ask.max_proposals,
+        timeout=ask.timeout,
+        assume_unique=ask.assume_unique,
+    )
+    return {"records": [rating_record(rating)]}
+
+
+def generate_answer(ask: GenerateAsk) -> Answer:
+    """``ndoku generate LAYOUT --format json`` for one seed, of a layout by name only."""
+    if ask.layout not in available_layouts():  # a path too: the server opens none it is given
+        known = ", ".join(sorted(available_layouts()))
+        raise NdokuError(f"unknown layout {ask.layout!r} (known layouts: {known})")
+    if ask.givens is not None and (ask.difficulty is not None or ask.needs is not None):
+        raise NdokuError("givens excludes difficulty and needs: ask for one")
+    aim = Aim.of(ask.difficulty, ask.needs)
+    settings = (ask.givens, ask.difficulty, ask.needs, ask.symmetry)
+    [made] = iter_generate(
+        ask.layout,
+        1,
+        seed=ask.seed,
+        givens=ask.givens,
+        difficulty=ask.difficulty,
+        needs=ask.needs,
+        symmetry=ask.symmetry,
+        timeout=ask.timeout,
+        command=lambda seed: generate_command(ask.layout, seed, *settings),
+    )
+    if isinstance(made, NdokuError):  # the time ran out before any solution was drawn
+        raise made
+    record = generated_record(made, ask.layout, ask.seed, ask.givens, aim, ask.symmetry)
+    answer: Answer = {"records": [record]}
+    if ask.picture:
+        answer["svg"] = drawn(made.puzzle)
+    return answer
+
+
+def picture_answer(ask: PictureAsk) -> Answer:
+    """The puzzle drawn; with ``values``, the values of that text (the same puzzle filled
+    in: a solution the page has) over the givens, whose conflicts show red."""
+    [puzzle] = puzzles_of(ask, one=True)
+    values = None
+    if ask.values is not None:
+        [filled] = puzzles_of(Reading(ask.values, ask.layout, ask.symbols), one=True)
+        if filled.index.shape != puzzle.index.shape or filled.n_cells != puzzle.n_cells:
+            raise NdokuError("the values are of another layout than the puzzle")
+        values = np.where(puzzle.givens > 0, puzzle.givens, filled.givens)
+    return {"svg": drawn(puzzle, values)}
+
+
+def layouts_answer() -> Answer:
+    """The layouts ``ndoku layouts`` lists, each with the text of its empty grid."""
+    records = layout_records()
+    for record in records:
+        record["text"] = puzzle_text(layout_puzzle(record["layout"]))
+    return {"records": records}

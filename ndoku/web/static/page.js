@@ -1,0 +1,259 @@
+// ndoku's page: the text box, the grid drawn by ndoku (SVG), and the buttons that call the API.
+// Plain JavaScript, no build step; every request goes to the server that sent the page.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const input = $("input");
+let layouts = [];
+let hinted = null; // the text once the hinted step is applied
+let shownText = ""; // the text the grid shows
+let lastSvg = "";
+
+async function api(name, body) {
+  const response = await fetch(`/api/${name}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let answer;
+  try {
+    answer = await response.json();
+  } catch (exc) {
+    answer = { error: `${response.status} ${response.statusText}` };
+  }
+  if (!response.ok) {
+    const error = new Error(answer.error || response.statusText);
+    error.line = answer.line;
+    error.column = answer.column;
+    throw error;
+  }
+  return answer;
+}
+
+function showError(error) {
+  const box = $("error");
+  if (error === null) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  let said = `Error: ${error.message}`;
+  if (error.line) {
+    const lines = input.value.split("\n");
+    const text = lines[error.line - 1] || "";
+    said += `\n${text}`;
+    if (error.column) said += `\n${" ".repeat(error.column - 1)}^`;
+    markPlace(lines, error.line, error.column || 1);
+  }
+  box.textContent = said;
+  box.dataset.line = error.line || "";
+  box.dataset.column = error.column || "";
+  box.hidden = false;
+}
+
+function markPlace(lines, line, column) {
+  // select the faulty character in the text box (without taking the focus from a button)
+  let start = 0;
+  for (let k = 0; k < line - 1 && k < lines.length; k++) start += lines[k].length + 1;
+  start += column - 1;
+  input.setSelectionRange(start, Math.min(start + 1, input.value.length));
+}
+
+function draw(svg) {
+  lastSvg = svg;
+  $("grid").innerHTML = svg;
+  const blob = new Blob([svg], { type: "image/svg+xml" });
+  $("save-svg").href = URL.createObjectURL(blob);
+}
+
+function say(text) {
+  $("result").textContent = text;
+}
+
+function settle() {
+  hinted = null;
+  $("apply").disabled = true;
+  $("back").disabled = true;
+}
+
+async function busy(work) {
+  document.body.classList.add("busy");
+  try {
+    showError(null);
+    await work();
+  } catch (error) {
+    showError(error);
+  } finally {
+    document.body.classList.remove("busy");
+  }
+}
+
+async function redraw() {
+  const text = input.value;
+  $("save-text").href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  if (!text.trim()) {
+    $("grid").innerHTML = "";
+    showError(null);
+    return;
+  }
+  try {
+    const answer = await api("picture", { text });
+    if (input.value !== text) return; // typed on meanwhile
+    shownText = text;
+    showError(null);
+    draw(answer.svg);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+let pending = null;
+input.addEventListener("input", () => {
+  settle();
+  $("steps").innerHTML = "";
+  clearTimeout(pending);
+  pending = setTimeout(redraw, 250);
+});
+
+function chainSettings() {
+  const settings = { method: $("method").value, seed: Number($("seed").value || 0) };
+  if (settings.method !== "auto") settings.moves = $("moves").value;
+  const t = $("temperature").value;
+  if (t !== "" && settings.method !== "auto") settings.temperature = Number(t);
+  return settings;
+}
+
+$("solve").addEventListener("click", () =>
+  busy(async () => {
+    settle();
+    const answer = await api("solve", { text: input.value, picture: true, ...chainSettings() });
+    const [record] = answer.records;
+    draw(answer.svg);
+    const time = `${record.seconds.toFixed(3)} s`;
+    if (record.status === "solved") {
+      const unique = record.unique === true ? ", unique" : "";
+      say(`solved by ${record.method} in ${time}${unique}`);
+    } else {
+      say(`${record.status} (${record.method}, ${time})`);
+    }
+  }),
+);
+
+$("count").addEventListener("click", () =>
+  busy(async () => {
+    const answer = await api("count", { text: input.value });
+    const said = answer.records.map((r) => `${r.at_least ? "≥" : ""}${r.count} (${r.stop})`);
+    say(`solutions: ${said.join(", ")}`);
+  }),
+);
+
+$("hint").addEventListener("click", () =>
+  busy(async () => {
+    const answer = await api("hint", { text: input.value, picture: true });
+    const [record] = answer.records;
+    draw(answer.svg);
+    say(record.text);
+    hinted = answer.applied;
+    $("apply").disabled = hinted === null;
+    $("back").disabled = record.step === null;
+  }),
+);
+
+$("apply").addEventListener("click", () =>
+  busy(async () => {
+    if (hinted === null) return;
+    input.value = hinted;
+    settle();
+    await redraw();
+  }),
+);
+
+$("back").addEventListener("click", () =>
+  busy(async () => {
+    settle();
+    say("");
+    await redraw();
+  }),
+);
+
+$("explain").addEventListener("click", () =>
+  busy(async () => {
+    settle();
+    const answer = await api("explain", { text: input.value, picture: true });
+    const steps = answer.records.slice(0, -1);
+    const summary = answer.records[answer.records.length - 1];
+    const list = $("steps");
+    list.innerHTML = "";
+    for (const step of steps) {
+      const item = document.createElement("li");
+      item.textContent = step.text;
+      list.appendChild(item);
+    }
+    draw(answer.svg);
+    const hardest = summary.hardest ? `; hardest: ${summary.hardest} (${summary.rating})` : "";
+    say(`${summary.stop} in ${summary.steps} steps${hardest}`);
+  }),
+);
+
+$("rate").addEventListener("click", () =>
+  busy(async () => {
+    const [record] = (await api("rate", { text: input.value })).records;
+    const level = record.level === null ? "unrated" : `${record.level}, score ${record.score}`;
+    say(`${level}; hardest: ${record.hardest}; ${record.steps} steps, ${record.guesses} guesses`);
+  }),
+);
+
+$("generate").addEventListener("click", () =>
+  busy(async () => {
+    settle();
+    const ask = {
+      layout: $("gen-layout").value,
+      symmetry: $("symmetry").value,
+      seed: Number($("seed").value || 0),
+      picture: true,
+    };
+    if ($("difficulty").value) ask.difficulty = $("difficulty").value;
+    const [record] = (await api("generate", ask)).records;
+    input.value = record.puzzle;
+    await redraw();
+    say(`${record.givens} givens, ${record.rating.level} (stop: ${record.stop})`);
+  }),
+);
+
+$("layout").addEventListener("change", () => {
+  const chosen = layouts.find((l) => l.layout === $("layout").value);
+  if (!chosen) return;
+  input.value = chosen.text;
+  settle();
+  redraw();
+});
+
+$("file").addEventListener("change", async () => {
+  const [file] = $("file").files;
+  if (!file) return;
+  // the file is read here and sent as text: the server opens no path a client names
+  input.value = await file.text();
+  settle();
+  redraw();
+});
+
+async function start() {
+  try {
+    layouts = (await api("layouts")).records;
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  for (const select of [$("layout"), $("gen-layout")]) {
+    for (const l of layouts) {
+      const option = document.createElement("option");
+      option.value = l.layout;
+      option.textContent = `${l.layout} (${l.description.split(":")[0]})`;
+      select.appendChild(option);
+    }
+  }
+  $("gen-layout").value = "9x9";
+  document.body.dataset.ready = "yes";
+}
+
+start();
