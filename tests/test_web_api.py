@@ -141,6 +141,21 @@ def test_explain_gives_every_step_then_the_summary(client: TestClient) -> None:
     assert records[-1]["stop"] == "solved" and records[-1]["steps"] == len(records) - 1
 
 
+def test_explain_draws_the_grid_before_a_step(client: TestClient) -> None:
+    answer = post(client, "explain", text=FOUR, picture=True, at=3)
+    step = answer["records"][2]
+    assert answer["svg"].count('fill="#ffe58a"') == len(step["cells"])
+    # the values placed by the two steps before it are drawn, the third's not yet
+    [puzzle] = read_puzzles(text=FOUR)
+    placed = [answer["records"][k]["placements"][0] for k in (0, 1, 2)]
+    for k, (r, c, symbol) in enumerate(placed):
+        shown = f'data-cell="{r},{c}">{symbol}<' in answer["svg"]
+        assert shown == (k < 2) and puzzle.givens[int(puzzle.index[r, c])] == 0
+    refused = client.post("/api/explain", json={"text": FOUR, "at": 13})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "the path has 12 steps: there is no step 13"
+
+
 def test_rate_gives_the_command_record(client: TestClient) -> None:
     [record] = post(client, "rate", text=NINE, chains=0)["records"]
     [expected] = cli_records("rate", "-", "--chains", "0", text=NINE)

@@ -141,6 +141,22 @@ def test_a_hint_shades_its_cells_says_its_step_and_apply_places_it(page: Any) ->
     assert page.errors == []
 
 
+def test_explain_lists_the_steps_and_a_click_shows_the_grid_before_one(page: Any) -> None:
+    four = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
+    [puzzle] = read_puzzles(text=four)
+    told = explain(puzzle)
+    page.fill("[data-test=input]", four)
+    page.click("[data-test=explain]")
+    steps = page.locator("[data-test=steps] li")
+    expect(steps).to_have_count(len(told.path.steps))
+    assert steps.nth(2).text_content() == told.text(2)
+    page.wait_for_selector("[data-test=grid] [data-cell]", state="attached")
+    steps.nth(2).click()
+    shaded = page.locator("[data-test=grid] rect[fill='#ffe58a']")
+    expect(shaded).to_have_count(len(told.path.steps[2].cells))
+    assert page.errors == []
+
+
 def test_a_bad_puzzle_shows_its_error_at_its_line(page: Any) -> None:
     page.fill("[data-test=input]", "1 2 3 4\n3 4 x 2\n2 1 4 3\n4 3 2 1\n")
     error = page.locator("[data-test=error]")

@@ -8,6 +8,7 @@ sends back.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,16 @@ from ndoku.tasks.solve import EXACT_METHODS, Options, solve_all
 from ndoku.tasks.thinning import Aim
 from ndoku.text.links import exchanged
 from ndoku.text.words import plural
-from ndoku.web.asks import CountAsk, GenerateAsk, PathAsk, PictureAsk, RateAsk, Reading, SolveAsk
+from ndoku.web.asks import (
+    CountAsk,
+    ExplainAsk,
+    GenerateAsk,
+    PathAsk,
+    PictureAsk,
+    RateAsk,
+    Reading,
+    SolveAsk,
+)
 
 Answer = dict[str, Any]
 
@@ -112,14 +122,21 @@ def hint_answer(ask: PathAsk) -> Answer:
     return answer
 
 
-def explain_answer(ask: PathAsk) -> Answer:
+def explain_answer(ask: ExplainAsk) -> Answer:
     """``ndoku explain --format json``: a record per step, then the path's summary; drawn,
-    the grid the path ends on."""
+    the grid the path ends on, or the grid before step ``at`` with the step shown."""
     [puzzle] = puzzles_of(ask, one=True)
     told = explain(puzzle, ask.timeout, None, ask.assume_unique)
-    records = [told.record(k) for k in range(len(told.path.steps))]
+    steps = len(told.path.steps)
+    if ask.at is not None and not 1 <= ask.at <= steps:
+        raise NdokuError(f"the path has {plural(steps, 'step')}: there is no step {ask.at}")
+    records = [told.record(k) for k in range(steps)]
     answer: Answer = {"records": [*records, told.summary_record()]}
-    if ask.picture:
+    if ask.picture and ask.at is not None:
+        board = next(itertools.islice(told.boards(), ask.at - 1, None))
+        step = told.path.steps[ask.at - 1]
+        answer["svg"] = drawn(puzzle, board.values, candidates=board.cand, step=step)
+    elif ask.picture:
         answer["svg"] = drawn(puzzle, told.path.values)
     return answer
 

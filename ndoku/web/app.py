@@ -40,7 +40,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: Bytes a request body may hold.
 MOST_BYTES = 1_000_000
 #: Seconds a request waits for a slot before it is refused (503).
-WAIT_SECONDS = 2.0
+WAIT_SECONDS = 10.0
 #: Host names a server on a loopback address answers to.
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 #: The page loads nothing from elsewhere; the API is for this page and for scripts.
@@ -55,7 +55,7 @@ ENDPOINTS: dict[str, tuple[type[Any], Callable[[Any], answers.Answer]]] = {
     "solve": (asks.SolveAsk, answers.solve_answer),
     "count": (asks.CountAsk, answers.count_answer),
     "hint": (asks.PathAsk, answers.hint_answer),
-    "explain": (asks.PathAsk, answers.explain_answer),
+    "explain": (asks.ExplainAsk, answers.explain_answer),
     "rate": (asks.RateAsk, answers.rate_answer),
     "generate": (asks.GenerateAsk, answers.generate_answer),
     "picture": (asks.PictureAsk, answers.picture_answer),

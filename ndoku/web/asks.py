@@ -66,11 +66,19 @@ class CountAsk(Reading):
 
 @dataclass(frozen=True)
 class PathAsk(Reading):
-    """``ndoku hint`` and ``ndoku explain``: the path's time limit, the uniqueness techniques."""
+    """``ndoku hint``: the path's time limit, the uniqueness techniques."""
 
     assume_unique: bool = False
     picture: bool = False
     timeout: float = MOST_SECONDS
+
+
+@dataclass(frozen=True)
+class ExplainAsk(PathAsk):
+    """``ndoku explain``; drawn, the grid the path ends on, or with ``at`` the grid before
+    step ``at`` (from 1) with the step shown."""
+
+    at: int | None = None
 
 
 @dataclass(frozen=True)

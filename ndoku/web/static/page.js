@@ -6,8 +6,8 @@ const $ = (id) => document.getElementById(id);
 const input = $("input");
 let layouts = [];
 let hinted = null; // the text once the hinted step is applied
-let shownText = ""; // the text the grid shows
-let lastSvg = "";
+let drawings = 0; // grids drawn so far: a drawing of the text asked before another is dropped
+let pending = null; // the drawing of the text, due once typing pauses
 
 async function api(name, body) {
   const response = await fetch(`/api/${name}`, {
@@ -60,7 +60,7 @@ function markPlace(lines, line, column) {
 }
 
 function draw(svg) {
-  lastSvg = svg;
+  drawings += 1;
   $("grid").innerHTML = svg;
   const blob = new Blob([svg], { type: "image/svg+xml" });
   $("save-svg").href = URL.createObjectURL(blob);
@@ -77,6 +77,7 @@ function settle() {
 }
 
 async function busy(work) {
+  clearTimeout(pending); // what the button draws wins over the drawing of the text
   document.body.classList.add("busy");
   try {
     showError(null);
@@ -96,10 +97,10 @@ async function redraw() {
     showError(null);
     return;
   }
+  const before = drawings;
   try {
     const answer = await api("picture", { text });
-    if (input.value !== text) return; // typed on meanwhile
-    shownText = text;
+    if (input.value !== text || drawings !== before) return; // typed on, or drawn since
     showError(null);
     draw(answer.svg);
   } catch (error) {
@@ -107,7 +108,6 @@ async function redraw() {
   }
 }
 
-let pending = null;
 input.addEventListener("input", () => {
   settle();
   $("steps").innerHTML = "";
@@ -184,9 +184,19 @@ $("explain").addEventListener("click", () =>
     const summary = answer.records[answer.records.length - 1];
     const list = $("steps");
     list.innerHTML = "";
+    const text = input.value;
     for (const step of steps) {
       const item = document.createElement("li");
       item.textContent = step.text;
+      item.dataset.step = step.step;
+      // a click shows the grid before this step, the step marked
+      item.addEventListener("click", () =>
+        busy(async () => {
+          const at = await api("explain", { text, picture: true, at: step.step });
+          draw(at.svg);
+          for (const other of list.children) other.classList.toggle("chosen", other === item);
+        }),
+      );
       list.appendChild(item);
     }
     draw(answer.svg);
