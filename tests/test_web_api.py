@@ -199,6 +199,22 @@ def test_a_picture_draws_values_over_the_givens(client: TestClient) -> None:
     assert refused.status_code == 400
 
 
+def test_an_edit_writes_or_clears_one_given_in_the_layout_text(client: TestClient) -> None:
+    empty = client.get("/api/layouts").json()["records"]
+    [six] = [r["text"] for r in empty if r["layout"] == "6x6"]
+    text = post(client, "edit", text=six, row=2, col=3, value="4")["text"]
+    [puzzle] = read_puzzles(text=text)
+    assert text.startswith("# box: 2x3\n")  # the layout's header kept
+    assert int(puzzle.givens[puzzle.index[2, 3]]) == 4 and int((puzzle.givens > 0).sum()) == 1
+    assert post(client, "edit", text=text, row=2, col=3, value="")["text"] == six
+    for ask, said in [
+        ({"row": 0, "col": 0, "value": "7"}, "'7' is no symbol of this puzzle (1 to 6)"),
+        ({"row": 6, "col": 0, "value": "1"}, "no cell at row 6, column 0 of the canvas (from 0)"),
+    ]:
+        response = client.post("/api/edit", json={"text": six, **ask})
+        assert response.status_code == 400 and response.json()["error"] == said
+
+
 def test_bad_puzzle_text_gets_the_command_sentence_with_its_line_and_column(
     client: TestClient,
 ) -> None:

@@ -18,6 +18,7 @@ import pytest
 
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.tasks.explain import explain
+from ndoku.tasks.generate import generate, layout_puzzle
 from ndoku.tasks.records import hint_record
 from ndoku.tasks.verify import verify
 
@@ -154,6 +155,51 @@ def test_explain_lists_the_steps_and_a_click_shows_the_grid_before_one(page: Any
     steps.nth(2).click()
     shaded = page.locator("[data-test=grid] rect[fill='#ffe58a']")
     expect(shaded).to_have_count(len(told.path.steps[2].cells))
+    assert page.errors == []
+
+
+def click_cell(page: Any, r: int, c: int) -> None:
+    """Click the drawn cell at canvas position (r, c), as a person does (at its centre)."""
+    x, y = page.locator(f"[data-cell='{r},{c}']").evaluate(
+        """label => {
+            const svg = label.ownerSVGElement, point = svg.createSVGPoint();
+            const size = Number(label.parentNode.getAttribute("font-size"));
+            point.x = Number(label.getAttribute("x"));
+            point.y = Number(label.getAttribute("y")) - 0.36 * size;
+            const on = point.matrixTransform(svg.getScreenCTM());
+            return [on.x, on.y];
+        }"""
+    )
+    page.mouse.click(x, y)
+
+
+def test_givens_typed_on_a_picked_layout_are_kept_in_the_text_and_solved(page: Any) -> None:
+    made = generate(layout_puzzle("6x6"), seed=1)
+    puzzle = made.puzzle
+    symbol = puzzle.grid.style.symbol
+    rc = puzzle.cell_rc.tolist()
+    givens = [(*rc[k], symbol(int(v))) for k, v in enumerate(puzzle.givens.tolist()) if v]
+    page.select_option("[data-test=layout]", "6x6")
+    page.wait_for_selector("[data-cell='5,5']", state="attached")
+    for r, c, value in givens:
+        click_cell(page, r, c)
+        page.keyboard.press(value)
+        expect(page.locator(f"[data-cell='{r},{c}']")).to_have_text(value)
+    [typed] = read_puzzles(text=page.input_value("[data-test=input]"))
+    assert (typed.givens == puzzle.givens).all()  # the text box has every given typed
+    # an arrow moves to the next cell, Delete clears what was typed there
+    # an arrow moves to the next cell, a symbol writes it, Delete clears it again
+    r, c = next((r, c) for r, c in rc if not typed.givens[typed.index[r, c]])
+    value = symbol(int(made.solution[typed.index[r, c]]))  # one that breaks no rule
+    click_cell(page, r, c - 1 if c > 0 else c + 1)
+    page.keyboard.press("ArrowRight" if c > 0 else "ArrowLeft")
+    page.keyboard.press(value)
+    expect(page.locator(f"[data-cell='{r},{c}']")).to_have_text(value)
+    page.keyboard.press("Delete")
+    expect(page.locator(f"[data-cell='{r},{c}']")).to_have_text("")
+    page.click("[data-test=solve]")
+    expect(page.locator("[data-test=result]")).to_have_text(re.compile("^solved"))
+    verify(puzzle, grid_values(page, puzzle))
     assert page.errors == []
 
 

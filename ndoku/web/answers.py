@@ -37,6 +37,7 @@ from ndoku.text.links import exchanged
 from ndoku.text.words import plural
 from ndoku.web.asks import (
     CountAsk,
+    EditAsk,
     ExplainAsk,
     GenerateAsk,
     PathAsk,
@@ -193,6 +194,31 @@ def picture_answer(ask: PictureAsk) -> Answer:
             raise NdokuError("the values are of another layout than the puzzle")
         values = np.where(puzzle.givens > 0, puzzle.givens, filled.givens)
     return {"svg": drawn(puzzle, values)}
+
+
+def edit_answer(ask: EditAsk) -> Answer:
+    """The puzzle's text with one given written or cleared (in the layout's own shape, with
+    its headers, as ``ndoku generate`` writes a puzzle); the page then draws it, and shows
+    the error when the new given breaks a rule.
+
+    >>> edit_answer(EditAsk("1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n", row=0, col=1, value="3"))
+    {'text': '1 3 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n'}
+    """
+    [puzzle] = puzzles_of(ask, one=True)
+    rows, cols = puzzle.index.shape
+    cell = (
+        int(puzzle.index[ask.row, ask.col]) if 0 <= ask.row < rows and 0 <= ask.col < cols else -1
+    )
+    if cell < 0:
+        raise NdokuError(f"no cell at row {ask.row}, column {ask.col} of the canvas (from 0)")
+    symbol = puzzle.grid.style.symbol
+    value_of = {symbol(v): v for v in range(1, puzzle.size + 1)}
+    if ask.value and ask.value not in value_of:
+        known = f"{symbol(1)} to {symbol(puzzle.size)}"
+        raise NdokuError(f"{ask.value!r} is no symbol of this puzzle ({known})")
+    values = puzzle.givens.copy()
+    values[cell] = value_of.get(ask.value, 0)
+    return {"text": puzzle_text(puzzle, values)}
 
 
 def layouts_answer() -> Answer:

@@ -59,6 +59,7 @@ ENDPOINTS: dict[str, tuple[type[Any], Callable[[Any], answers.Answer]]] = {
     "rate": (asks.RateAsk, answers.rate_answer),
     "generate": (asks.GenerateAsk, answers.generate_answer),
     "picture": (asks.PictureAsk, answers.picture_answer),
+    "edit": (asks.EditAsk, answers.edit_answer),
 }
 
 

@@ -113,6 +113,16 @@ class PictureAsk(Reading):
     values: str | None = None
 
 
+@dataclass(frozen=True)
+class EditAsk(Reading):
+    """One cell typed on the drawn grid: the symbol ``value`` written at canvas position
+    (``row``, ``col``), from 0, or the cell cleared when ``value`` is empty."""
+
+    row: int = 0
+    col: int = 0
+    value: str = ""
+
+
 def read_ask(kind: type[A], body: bytes) -> A:
     """The ask of type ``kind`` in a JSON ``body``.
 

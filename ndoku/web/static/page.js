@@ -129,7 +129,8 @@ $("solve").addEventListener("click", () =>
     const answer = await api("solve", { text: input.value, picture: true, ...chainSettings() });
     const [record] = answer.records;
     draw(answer.svg);
-    const time = `${record.seconds.toFixed(3)} s`;
+    const s = record.seconds;
+    const time = s < 1 ? `${(s * 1000).toFixed(2)} ms` : `${s.toFixed(3)} s`;
     if (record.status === "solved") {
       const unique = record.unique === true ? ", unique" : "";
       say(`solved by ${record.method} in ${time}${unique}`);
@@ -229,6 +230,91 @@ $("generate").addEventListener("click", () =>
     say(`${record.givens} givens, ${record.rating.level} (stop: ${record.stop})`);
   }),
 );
+
+// Typing on the drawn grid: a click chooses a cell, arrows move, a symbol writes it as a
+// given, Delete, Backspace or . clears it; the text box gets each change (POST /api/edit).
+let selected = null; // [row, col] on the canvas
+
+function cellNear(event) {
+  const svg = $("grid").querySelector("svg");
+  if (!svg) return null;
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const at = point.matrixTransform(svg.getScreenCTM().inverse());
+  let best = null;
+  let nearest = Infinity;
+  for (const label of svg.querySelectorAll("[data-cell]")) {
+    const size = Number(label.parentNode.getAttribute("font-size"));
+    const dx = Number(label.getAttribute("x")) - at.x;
+    const dy = Number(label.getAttribute("y")) - 0.36 * size - at.y; // its centre, above its baseline
+    if (dx * dx + dy * dy < nearest) {
+      nearest = dx * dx + dy * dy;
+      best = label;
+    }
+  }
+  return best === null ? null : best.dataset.cell.split(",").map(Number);
+}
+
+function markSelected() {
+  const svg = $("grid").querySelector("svg");
+  if (!svg) return;
+  svg.querySelector("rect.selected")?.remove();
+  if (selected === null) return;
+  const label = svg.querySelector(`[data-cell="${selected.join(",")}"]`);
+  if (!label) return;
+  const size = Number(label.parentNode.getAttribute("font-size"));
+  const side = size / 0.62; // a value is 0.62 of its cell (ndoku/picture/drawing.py)
+  const box = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  box.setAttribute("class", "selected");
+  box.setAttribute("x", Number(label.getAttribute("x")) - side / 2);
+  box.setAttribute("y", Number(label.getAttribute("y")) - 0.36 * size - side / 2);
+  box.setAttribute("width", side);
+  box.setAttribute("height", side);
+  box.setAttribute("fill", "none");
+  box.setAttribute("stroke", "#1f5fbf");
+  box.setAttribute("stroke-width", side / 10);
+  svg.appendChild(box);
+}
+
+$("grid").addEventListener("click", (event) => {
+  selected = cellNear(event);
+  markSelected();
+  $("grid").focus();
+});
+
+const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+$("grid").addEventListener("keydown", (event) => {
+  if (selected === null || event.ctrlKey || event.metaKey || event.altKey) return;
+  const move = MOVES[event.key];
+  if (move) {
+    event.preventDefault();
+    const svg = $("grid").querySelector("svg");
+    for (let k = 1; k < 100; k++) { // the next cell that way, past any gap of the canvas
+      const next = [selected[0] + k * move[0], selected[1] + k * move[1]];
+      if (next[0] < 0 || next[1] < 0) break;
+      if (svg.querySelector(`[data-cell="${next.join(",")}"]`)) {
+        selected = next;
+        break;
+      }
+    }
+    markSelected();
+    return;
+  }
+  const clear = ["Delete", "Backspace", "."].includes(event.key);
+  if (!clear && event.key.length !== 1) return;
+  event.preventDefault();
+  const value = clear ? "" : event.key.toUpperCase();
+  busy(async () => {
+    const [row, col] = selected;
+    const answer = await api("edit", { text: input.value, row, col, value });
+    input.value = answer.text;
+    settle();
+    await redraw();
+    markSelected();
+  });
+});
 
 $("layout").addEventListener("change", () => {
   const chosen = layouts.find((l) => l.layout === $("layout").value);
