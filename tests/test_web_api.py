@@ -6,9 +6,13 @@ bad input gets the command's sentence in a 4xx, and the guards hold (size, type,
 from __future__ import annotations
 
 import json
+import re
+import signal
+import socket
 import subprocess
 import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -350,6 +354,43 @@ def test_serve_beyond_loopback_needs_public() -> None:
     result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0"])
     assert result.exit_code == 2
     assert "add --public to listen there" in result.stderr
+
+
+def test_serve_on_a_port_in_use_says_so() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: cannot listen on 127.0.0.1:{port}: ")
+
+
+def test_serve_says_where_it_listens_answers_there_and_stops_on_ctrl_c() -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ndoku", "serve", "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        line = server.stderr.readline()
+        said = re.fullmatch(
+            r"ndoku: listening on (http://127\.0\.0\.1:\d+/) \(Ctrl-C stops\)\n", line
+        )
+        assert said, line
+        request = urllib.request.Request(
+            said.group(1) + "api/count",
+            data=json.dumps({"text": FOUR}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            assert json.load(response)["records"][0]["count"] == 1
+        server.send_signal(signal.SIGINT)
+        assert server.wait(30) == 130  # as every command stopped by Ctrl-C
+    finally:
+        server.kill()
+        server.wait()
 
 
 def test_the_commands_import_no_web_library() -> None:
