@@ -167,6 +167,15 @@ def test_rate_gives_the_command_record(client: TestClient) -> None:
     assert record["status"] == "unique"
 
 
+def test_rate_keeps_its_chains_within_the_time_limit_of_a_job(client: TestClient) -> None:
+    response = client.post("/api/rate", json={"text": NINE, "chains": 7})
+    assert response.status_code == 400
+    assert response.json()["error"] == (
+        "the server's time limit is 60 s a job: 7 chains of up to 10 s each may take longer; "
+        "ask for at most 6"
+    )
+
+
 def test_generate_gives_the_command_record_of_a_unique_puzzle(client: TestClient) -> None:
     answer = post(client, "generate", layout="6x6", seed=4, symmetry="rotational", picture=True)
     [record] = answer["records"]

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ndoku.errors import NdokuError
+from ndoku.limits import RATE_CHAIN_TIMEOUT
 from ndoku.model.exchange import read_exchanged
 from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import Puzzle, read_puzzles
@@ -36,6 +37,7 @@ from ndoku.tasks.thinning import Aim
 from ndoku.text.links import exchanged
 from ndoku.text.words import plural
 from ndoku.web.asks import (
+    MOST_SECONDS,
     CountAsk,
     EditAsk,
     ExplainAsk,
@@ -143,7 +145,15 @@ def explain_answer(ask: ExplainAsk) -> Answer:
 
 
 def rate_answer(ask: RateAsk) -> Answer:
-    """``ndoku rate --format json``: the rating of the one puzzle."""
+    """``ndoku rate --format json``: the rating of the one puzzle, its chains within the
+    server's time limit of a job."""
+    chain_seconds = min(RATE_CHAIN_TIMEOUT, ask.timeout)
+    if ask.chains * chain_seconds > MOST_SECONDS:
+        most = int(MOST_SECONDS // chain_seconds)
+        raise NdokuError(
+            f"the server's time limit is {MOST_SECONDS:g} s a job: {ask.chains} chains of up "
+            f"to {chain_seconds:g} s each may take longer; ask for at most {most}"
+        )
     [rating] = iter_rate(
         puzzles_of(ask, one=True),
         chains=ask.chains,
