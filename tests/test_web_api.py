@@ -212,6 +212,35 @@ def test_a_picture_draws_values_over_the_givens(client: TestClient) -> None:
     assert refused.status_code == 400
 
 
+@pytest.mark.parametrize(
+    ("kind", "media", "start"),
+    [
+        ("svg", "image/svg+xml", b"<svg "),
+        ("png", "image/png", b"\x89PNG"),
+        ("pdf", "application/pdf", b"%PDF"),
+    ],
+)
+def test_a_download_is_the_picture_as_a_file(
+    client: TestClient, kind: str, media: str, start: bytes
+) -> None:
+    [record] = post(client, "solve", text=FOUR)["records"]
+    response = client.post(
+        "/api/download", json={"text": FOUR, "values": record["solution"], "format": kind}
+    )
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith(media)
+    assert response.headers["content-disposition"] == f'attachment; filename="puzzle.{kind}"'
+    assert response.content.startswith(start)
+    if kind == "svg":
+        assert b"data-cell" not in response.content and response.content.count(b"<text") == 16
+
+
+def test_a_download_of_an_unknown_format_is_refused(client: TestClient) -> None:
+    response = client.post("/api/download", json={"text": FOUR, "format": "gif"})
+    assert response.status_code == 400
+    assert response.json()["error"] == "unknown picture format 'gif' (known: svg, png, pdf)"
+
+
 def test_an_edit_writes_or_clears_one_given_in_the_layout_text(client: TestClient) -> None:
     empty = client.get("/api/layouts").json()["records"]
     [six] = [r["text"] for r in empty if r["layout"] == "6x6"]

@@ -203,6 +203,23 @@ def test_givens_typed_on_a_picked_layout_are_kept_in_the_text_and_solved(page: A
     assert page.errors == []
 
 
+def test_the_solution_downloads_as_text_and_png(page: Any, tmp_path: Path) -> None:
+    four = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
+    [puzzle] = read_puzzles(text=four)
+    page.fill("[data-test=input]", four)
+    page.click("[data-test=solve]")
+    expect(page.locator("[data-test=result]")).to_have_text(re.compile("^solved"))
+    with page.expect_download() as text:
+        page.click("[data-test=save-text]")
+    [solved] = read_puzzles(text=Path(text.value.path()).read_text())
+    verify(puzzle, solved.givens)
+    with page.expect_download() as png:
+        page.click("[data-test=save-png]")
+    assert png.value.suggested_filename == "puzzle.png"
+    assert Path(png.value.path()).read_bytes().startswith(b"\x89PNG")
+    assert page.errors == []
+
+
 def test_a_bad_puzzle_shows_its_error_at_its_line(page: Any) -> None:
     page.fill("[data-test=input]", "1 2 3 4\n3 4 x 2\n2 1 4 3\n4 3 2 1\n")
     error = page.locator("[data-test=error]")

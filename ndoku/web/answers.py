@@ -9,6 +9,7 @@ sends back.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,12 @@ from ndoku.limits import RATE_CHAIN_TIMEOUT
 from ndoku.model.exchange import read_exchanged
 from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import Puzzle, read_puzzles
+from ndoku.model.units import IntArray
+from ndoku.picture.book import pages
 from ndoku.picture.drawing import picture
+from ndoku.picture.needs import require
+from ndoku.picture.pdf import to_pdf
+from ndoku.picture.raster import to_png
 from ndoku.picture.svg import to_svg
 from ndoku.tasks.count import count_all
 from ndoku.tasks.explain import explain
@@ -39,6 +45,7 @@ from ndoku.text.words import plural
 from ndoku.web.asks import (
     MOST_SECONDS,
     CountAsk,
+    DownloadAsk,
     EditAsk,
     ExplainAsk,
     GenerateAsk,
@@ -196,14 +203,47 @@ def generate_answer(ask: GenerateAsk) -> Answer:
 def picture_answer(ask: PictureAsk) -> Answer:
     """The puzzle drawn; with ``values``, the values of that text (the same puzzle filled
     in: a solution the page has) over the givens, whose conflicts show red."""
-    [puzzle] = puzzles_of(ask, one=True)
-    values = None
-    if ask.values is not None:
-        [filled] = puzzles_of(Reading(ask.values, ask.layout, ask.symbols), one=True)
-        if filled.index.shape != puzzle.index.shape or filled.n_cells != puzzle.n_cells:
-            raise NdokuError("the values are of another layout than the puzzle")
-        values = np.where(puzzle.givens > 0, puzzle.givens, filled.givens)
+    puzzle, values = _filled(ask)
     return {"svg": drawn(puzzle, values)}
+
+
+def _filled(ask: PictureAsk) -> tuple[Puzzle, IntArray | None]:
+    """The puzzle of an ask, and the values of its ``values`` text over its givens."""
+    [puzzle] = puzzles_of(ask, one=True)
+    if ask.values is None:
+        return puzzle, None
+    [filled] = puzzles_of(Reading(ask.values, ask.layout, ask.symbols), one=True)
+    if filled.index.shape != puzzle.index.shape or filled.n_cells != puzzle.n_cells:
+        raise NdokuError("the values are of another layout than the puzzle")
+    return puzzle, np.where(puzzle.givens > 0, puzzle.givens, filled.givens)
+
+
+@dataclass(frozen=True)
+class Download:
+    """A file the page saves: its bytes, its media type and its name."""
+
+    data: bytes
+    media_type: str
+    name: str
+
+
+#: Media type of each picture format.
+MEDIA = {"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
+
+
+def download_answer(ask: DownloadAsk) -> Download:
+    """The picture of :func:`picture_answer` as an SVG, PNG or PDF file (without the page's
+    ``data-cell`` marks), as ``ndoku show`` and ``ndoku solve --png`` draw it."""
+    if ask.format not in MEDIA:
+        raise NdokuError(f"unknown picture format {ask.format!r} (known: {', '.join(MEDIA)})")
+    require(ask.format)  # PNG and PDF: the print extra, or an Error naming it
+    puzzle, values = _filled(ask)
+    scene = picture(puzzle, values)
+    if ask.format == "pdf":
+        data = to_pdf(pages([scene]))
+    else:
+        data = to_svg(scene).encode() if ask.format == "svg" else to_png(scene)
+    return Download(data, MEDIA[ask.format], f"puzzle.{ask.format}")
 
 
 def edit_answer(ask: EditAsk) -> Answer:

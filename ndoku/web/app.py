@@ -51,7 +51,7 @@ HEADERS = {
 }
 
 #: Each endpoint: its ask and its answer.
-ENDPOINTS: dict[str, tuple[type[Any], Callable[[Any], answers.Answer]]] = {
+ENDPOINTS: dict[str, tuple[type[Any], Callable[[Any], answers.Answer | answers.Download]]] = {
     "solve": (asks.SolveAsk, answers.solve_answer),
     "count": (asks.CountAsk, answers.count_answer),
     "hint": (asks.PathAsk, answers.hint_answer),
@@ -60,6 +60,7 @@ ENDPOINTS: dict[str, tuple[type[Any], Callable[[Any], answers.Answer]]] = {
     "generate": (asks.GenerateAsk, answers.generate_answer),
     "picture": (asks.PictureAsk, answers.picture_answer),
     "edit": (asks.EditAsk, answers.edit_answer),
+    "download": (asks.DownloadAsk, answers.download_answer),
 }
 
 
@@ -155,11 +156,15 @@ def make_app(hosts: Sequence[str] = LOOPBACK, jobs: int | None = None) -> Starle
             said = "busy: every slot runs a job (one per core); try again in a moment"
             return JSONResponse({"error": said}, 503, headers=HEADERS | {"Retry-After": "1"})
         try:
-            return JSONResponse(await run_in_threadpool(answer, ask), headers=HEADERS)
+            done = await run_in_threadpool(answer, ask)
         except NdokuError as exc:
             return error_answer(exc)
         finally:
             slots.release()
+        if isinstance(done, answers.Download):
+            saved = {"Content-Disposition": f'attachment; filename="{done.name}"'}
+            return Response(done.data, media_type=done.media_type, headers=HEADERS | saved)
+        return JSONResponse(done, headers=HEADERS)
 
     async def layouts(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(_layouts), headers=HEADERS)

@@ -114,6 +114,14 @@ class PictureAsk(Reading):
 
 
 @dataclass(frozen=True)
+class DownloadAsk(PictureAsk):
+    """The picture as a file to keep: ``svg``, ``png`` or ``pdf`` (an A4 page; PNG and PDF
+    need the print extra, as ``ndoku show --png`` does)."""
+
+    format: str = "svg"
+
+
+@dataclass(frozen=True)
 class EditAsk(Reading):
     """One cell typed on the drawn grid: the symbol ``value`` written at canvas position
     (``row``, ``col``), from 0, or the cell cleared when ``value`` is empty."""

@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 const input = $("input");
 let layouts = [];
 let hinted = null; // the text once the hinted step is applied
+let solution = null; // the solution of the text, once solved
 let drawings = 0; // grids drawn so far: a drawing of the text asked before another is dropped
 let pending = null; // the drawing of the text, due once typing pauses
 
@@ -62,8 +63,6 @@ function markPlace(lines, line, column) {
 function draw(svg) {
   drawings += 1;
   $("grid").innerHTML = svg;
-  const blob = new Blob([svg], { type: "image/svg+xml" });
-  $("save-svg").href = URL.createObjectURL(blob);
 }
 
 function say(text) {
@@ -72,6 +71,7 @@ function say(text) {
 
 function settle() {
   hinted = null;
+  solution = null;
   $("apply").disabled = true;
   $("back").disabled = true;
 }
@@ -91,7 +91,6 @@ async function busy(work) {
 
 async function redraw() {
   const text = input.value;
-  $("save-text").href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
   if (!text.trim()) {
     $("grid").innerHTML = "";
     showError(null);
@@ -129,6 +128,7 @@ $("solve").addEventListener("click", () =>
     const answer = await api("solve", { text: input.value, picture: true, ...chainSettings() });
     const [record] = answer.records;
     draw(answer.svg);
+    solution = record.solution;
     const s = record.seconds;
     const time = s < 1 ? `${(s * 1000).toFixed(2)} ms` : `${s.toFixed(3)} s`;
     if (record.status === "solved") {
@@ -332,6 +332,43 @@ $("file").addEventListener("change", async () => {
   settle();
   redraw();
 });
+
+function save(blob, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+$("save-text").addEventListener("click", () => {
+  const text = solution === null ? input.value : `${solution}\n`;
+  save(new Blob([text], { type: "text/plain" }), "puzzle.txt");
+});
+
+for (const id of ["save-svg", "save-png", "save-pdf"]) {
+  $(id).addEventListener("click", () =>
+    busy(async () => {
+      const format = $(id).dataset.format;
+      const ask = { text: input.value, format };
+      if (solution !== null) ask.values = solution;
+      const response = await fetch("/api/download", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(ask),
+      });
+      if (!response.ok) {
+        const answer = await response.json();
+        const error = new Error(answer.error);
+        error.line = answer.line;
+        error.column = answer.column;
+        throw error;
+      }
+      save(await response.blob(), `puzzle.${format}`);
+    }),
+  );
+}
 
 async function start() {
   try {
