@@ -3,7 +3,8 @@ process (``python -m ndoku serve --port 0``) and HTTP requests from threads of t
 
 Goals (issue 37): the time from the server's "listening" line to the first solved 9×9, on a
 warm numba cache, ≤ 1.5 s; a warm Samurai solve's round trip through the API, median
-≤ 20 ms; 9×9 solves per second with 20 clients at once; and a load of 500 requests from 20
+≤ 20 ms; 9×9 solves per second with 20 clients at once (the issue sets no goal: 100/s is
+this benchmark's own mark); and a load of 500 requests from 20
 clients at once, 9×9 solves and Samurai hints mixed, each bounded in time, where every
 answer is verified here, none fails, and the server's memory ends within 50 MB of where it
 started (after its first answers).

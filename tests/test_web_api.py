@@ -195,6 +195,25 @@ def test_generate_takes_a_layout_by_name_only(client: TestClient, layout: str) -
     assert response.json()["error"] == said.removeprefix("Error: ").replace("'nine'", repr(layout))
 
 
+@pytest.mark.parametrize(
+    ("ask", "line"),
+    [
+        ({"text": FOUR, "layout": "/etc/passwd"}, None),
+        ({"text": FOUR, "layout": "layouts/4x4.txt"}, None),
+        ({"text": "# layout: /etc/passwd\n" + FOUR}, 1),
+        ({"text": "# a comment\n#Layout:../layouts/4x4.txt\n" + FOUR}, 2),
+    ],
+)
+def test_no_file_a_client_names_is_opened(client: TestClient, ask: Any, line: Any) -> None:
+    response = client.post("/api/solve", json=ask)
+    assert response.status_code == 400
+    error = response.json()
+    assert error["line"] == line
+    assert "the server takes layouts by name only, not " in error["error"]
+    named = {"text": "# layout: 4x4\n" + FOUR, "layout": "4x4"}  # by name: read as usual
+    assert post(client, "solve", **named)["records"][0]["status"] == "solved"
+
+
 def test_layouts_are_those_the_command_lists_with_their_empty_grids(client: TestClient) -> None:
     records = client.get("/api/layouts").json()["records"]
     assert [r["layout"] for r in records] == [r["layout"] for r in layout_records()]

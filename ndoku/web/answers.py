@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ndoku.errors import NdokuError
+from ndoku.errors import LayoutError, NdokuError
 from ndoku.limits import RATE_CHAIN_TIMEOUT
 from ndoku.model.exchange import read_exchanged
 from ndoku.model.layout import available_layouts
@@ -40,6 +40,7 @@ from ndoku.tasks.records import (
 from ndoku.tasks.settings import solve_options
 from ndoku.tasks.solve import EXACT_METHODS, Options, solve_all
 from ndoku.tasks.thinning import Aim
+from ndoku.text.formats import header_key
 from ndoku.text.links import exchanged
 from ndoku.text.words import plural
 from ndoku.web.asks import (
@@ -67,6 +68,7 @@ def puzzles_of(ask: Reading, one: bool = False) -> list[Puzzle]:
     [4]
     """
     converted = exchanged(ask.text)
+    named_layouts(converted.text if converted is not None else ask.text, ask.layout)
     if converted is not None:
         puzzles = read_exchanged(converted)
     else:
@@ -74,6 +76,25 @@ def puzzles_of(ask: Reading, one: bool = False) -> list[Puzzle]:
     if one and len(puzzles) != 1:
         raise NdokuError(f"this asks for one puzzle; the text holds {plural(len(puzzles), 'one')}")
     return puzzles
+
+
+def named_layouts(text: str, layout: str | None) -> None:
+    """Refuse a layout named by path, in ``layout`` or in a ``# layout:`` header of the
+    text: the command reads a layout file so named, the server opens no file a client names.
+
+    >>> named_layouts("# layout: /etc/passwd\\n1 0 0 0", None)
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.LayoutError: line 1: the server takes layouts by name only, not '/etc/passwd'
+    """
+    names: list[tuple[int | None, str]] = [(None, layout)] if layout is not None else []
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        if header_key(line) == "layout":
+            names.append((line_number, line.split(":", 1)[1].strip()))
+    known = available_layouts()
+    for where, name in names:
+        if name not in known:
+            raise LayoutError(f"the server takes layouts by name only, not {name!r}", where)
 
 
 def drawn(puzzle: Puzzle, values: Any = None, **settings: Any) -> str:
