@@ -1,7 +1,8 @@
 """Screenshots of the page of ``ndoku serve`` for the docs, made with the browser the tests
-drive (Debian's chromium, headless, by Playwright): the empty page, a Samurai solved, and a
-hint. Run from the repository root: ``python docs/screenshots.py``; it writes
-``examples/figures/page_*.png`` (the docs show them as ``assets/page_*.png``).
+drive (Debian's chromium, headless, by Playwright): the empty page, a Samurai solved, a
+hint, and a 9×9 solved by the Metropolis chain with its energy plotted. Run from the
+repository root: ``python docs/screenshots.py``; it writes ``examples/figures/page_*.png``
+(the docs show them as ``assets/page_*.png``).
 
 Needs the test extra (Playwright, Starlette, uvicorn) and /usr/bin/chromium.
 """
@@ -20,6 +21,8 @@ FIGURES = ROOT / "examples" / "figures"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARGS += ["--disable-component-update", "--disable-sync", "--no-first-run"]
 SIZE = {"width": 1280, "height": 900}
+#: A newspaper 9×9 of the test data, for the chain.
+EASY = (ROOT / "tests" / "data" / "sudoku9" / "norvig_easy50.txt").read_text().split()[0]
 
 
 def main() -> None:
@@ -41,6 +44,11 @@ def main() -> None:
         page.click("[data-test=hint]")
         page.wait_for_selector("[data-test=result]:has-text('Hidden single')")
         page.screenshot(path=FIGURES / "page_hint.png")
+        page.fill("[data-test=input]", EASY)
+        page.select_option("[data-test=method]", "metropolis")
+        page.click("[data-test=solve]")
+        page.wait_for_selector("[data-test=result]:has-text('solved by metropolis')")
+        page.screenshot(path=FIGURES / "page_chain.png")
         browser.close()
     listening.stop()
 

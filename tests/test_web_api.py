@@ -106,6 +106,18 @@ def test_a_chain_solves_one_puzzle_and_refuses_a_batch(client: TestClient) -> No
     assert refused.json()["error"] == "this asks for one puzzle; the text holds 2 ones"
 
 
+def test_a_chain_gives_its_trace_when_asked(client: TestClient) -> None:
+    easy = (REPO / "tests" / "data" / "sudoku9" / "norvig_easy50.txt").read_text().split()[0]
+    answer = post(client, "solve", text=easy, method="metropolis", trace_every=100)
+    [record], trace = answer["records"], answer["trace"]
+    assert trace["columns"] == ["proposal", "energy", "temperature", "acceptance"]
+    rows = trace["rows"]
+    assert rows[0][0] == 0 and rows[0][3] is None
+    assert rows[-1][:2] == [record["proposals"], record["energy"]] and record["energy"] == 0
+    assert len(rows) <= 2000 and [r[0] for r in rows] == sorted(r[0] for r in rows)
+    assert "trace" not in post(client, "solve", text=easy)  # the exact search has none
+
+
 def test_count_gives_the_command_record(client: TestClient) -> None:
     empty = "0 0 0 0\n" * 4
     [record] = post(client, "count", text=empty, limit=5)["records"]

@@ -124,6 +124,20 @@ def test_a_samurai_pasted_and_solved_shows_a_grid_that_keeps_every_rule(page: An
     assert page.errors == []
 
 
+def test_a_chain_solves_and_its_energy_is_plotted(page: Any) -> None:
+    easy = (REPO / "tests" / "data" / "sudoku9" / "norvig_easy50.txt").read_text().split()[0]
+    [puzzle] = read_puzzles(text=easy)
+    page.fill("[data-test=input]", easy)
+    page.select_option("[data-test=method]", "metropolis")
+    page.click("[data-test=solve]")
+    expect(page.locator("[data-test=result]")).to_have_text(re.compile("^solved by metropolis"))
+    verify(puzzle, grid_values(page, puzzle))
+    expect(page.locator("[data-test=trace]")).to_be_visible()
+    points = page.locator("[data-test=trace] polyline").get_attribute("data-points")
+    assert points is not None and int(points) >= 2
+    assert page.errors == []
+
+
 def test_a_hint_shades_its_cells_says_its_step_and_apply_places_it(page: Any) -> None:
     [puzzle] = read_puzzles(text=NINE)
     record = hint_record(explain(puzzle, most_steps=1))

@@ -9,13 +9,15 @@ sends back.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ndoku.errors import LayoutError, NdokuError
-from ndoku.limits import RATE_CHAIN_TIMEOUT
+from ndoku.limits import DEFAULT_TRACE_EVERY, RATE_CHAIN_TIMEOUT
 from ndoku.model.exchange import read_exchanged
 from ndoku.model.layout import available_layouts
 from ndoku.model.puzzle import Puzzle, read_puzzles
@@ -26,6 +28,7 @@ from ndoku.picture.needs import require
 from ndoku.picture.pdf import to_pdf
 from ndoku.picture.raster import to_png
 from ndoku.picture.svg import to_svg
+from ndoku.solvers.chains.metropolis import TRACE_COLUMNS
 from ndoku.tasks.count import count_all
 from ndoku.tasks.explain import explain
 from ndoku.tasks.generate import layout_puzzle, puzzle_text
@@ -112,6 +115,8 @@ def solve_answer(ask: SolveAsk) -> Answer:
         moves=ask.moves,
         max_proposals=ask.max_proposals,
         timeout=ask.timeout,
+        trace=ask.trace_every > 0,
+        trace_every=ask.trace_every or DEFAULT_TRACE_EVERY,
     )
     puzzles = puzzles_of(ask, one=ask.method not in EXACT_METHODS)
     outcomes = solve_all(puzzles, ask.method, options)
@@ -119,7 +124,31 @@ def solve_answer(ask: SolveAsk) -> Answer:
     answer: Answer = {"records": records}
     if ask.picture:
         answer["svg"] = drawn(outcomes[0].puzzle, outcomes[0].drawn(ask.unique))
+    if outcomes[0].trace is not None:
+        answer["trace"] = trace_record(outcomes[0].trace)
     return answer
+
+
+#: Rows of a trace sent at most: a long chain's trace is thinned to this many.
+MOST_TRACE_ROWS = 2000
+
+
+def trace_record(rows: NDArray[np.float64]) -> dict[str, Any]:
+    """A chain's trace as JSON: its columns, and its rows (every k-th of a long one, the last
+    kept), the first row's acceptance rate (none yet) null.
+
+    >>> trace_record(np.array([[0, 9, 0.3, np.nan], [100, 0, 0.3, 0.25]]))["rows"]
+    [[0, 9, 0.3, None], [100, 0, 0.3, 0.25]]
+    """
+    step = -(-len(rows) // MOST_TRACE_ROWS)
+    kept = list(range(0, len(rows), step))
+    if kept[-1] != len(rows) - 1:
+        kept.append(len(rows) - 1)
+    out = [
+        [int(p), int(e), float(t), None if math.isnan(a) else float(a)]
+        for p, e, t, a in rows[kept].tolist()
+    ]
+    return {"columns": list(TRACE_COLUMNS), "every": step, "rows": out}
 
 
 def numbered(record: dict[str, Any], batch: list[Any], k: int) -> dict[str, Any]:

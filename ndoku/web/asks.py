@@ -53,6 +53,7 @@ class SolveAsk(Reading):
     max_proposals: int | None = None
     unique: bool = False
     picture: bool = False  # the answer drawn as SVG too
+    trace_every: int = 0  # a chain's trace too, a row every so many proposals (0: none)
     timeout: float = MOST_SECONDS
 
 

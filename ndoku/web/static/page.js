@@ -116,10 +116,54 @@ input.addEventListener("input", () => {
 
 function chainSettings() {
   const settings = { method: $("method").value, seed: Number($("seed").value || 0) };
-  if (settings.method !== "auto") settings.moves = $("moves").value;
+  if (["auto", "exact"].includes(settings.method)) return settings;
+  settings.moves = $("moves").value;
+  settings.trace_every = 1000;
   const t = $("temperature").value;
-  if (t !== "" && settings.method !== "auto") settings.temperature = Number(t);
+  if (t !== "") settings.temperature = Number(t);
   return settings;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgElement(name, attributes, text) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+function plotTrace(trace) {
+  // energy (up) against proposals (right), as the chain's trace gives them
+  const figure = $("trace");
+  const plot = $("trace-plot");
+  plot.innerHTML = "";
+  if (!trace) {
+    figure.hidden = true;
+    return;
+  }
+  const rows = trace.rows;
+  const width = 520, height = 180, left = 44, bottom = 28;
+  const last = rows[rows.length - 1][0] || 1;
+  const highest = Math.max(1, ...rows.map((r) => r[1]));
+  const x = (p) => left + ((width - left - 8) * p) / last;
+  const y = (e) => height - bottom - ((height - bottom - 8) * e) / highest;
+  const svg = svgElement("svg", { viewBox: `0 0 ${width} ${height}`, width, height });
+  svg.appendChild(svgElement("path", {
+    d: `M${left} 8V${height - bottom}H${width - 8}`, stroke: "#000", fill: "none",
+  }));
+  const points = rows.map((r) => `${x(r[0]).toFixed(1)},${y(r[1]).toFixed(1)}`).join(" ");
+  svg.appendChild(svgElement("polyline", {
+    points, stroke: "#1f5fbf", fill: "none", "stroke-width": 1.5, "data-points": rows.length,
+  }));
+  const label = { "font-size": 11, fill: "#333" };
+  svg.appendChild(svgElement("text", { ...label, x: left - 4, y: 16, "text-anchor": "end" }, highest));
+  svg.appendChild(svgElement("text", { ...label, x: left - 4, y: height - bottom, "text-anchor": "end" }, 0));
+  svg.appendChild(svgElement("text", { ...label, x: width - 8, y: height - 8, "text-anchor": "end" },
+    `${last.toLocaleString("en")} proposals`));
+  svg.appendChild(svgElement("text", { ...label, x: left + 6, y: 16 }, "energy"));
+  plot.appendChild(svg);
+  figure.hidden = false;
 }
 
 $("solve").addEventListener("click", () =>
@@ -128,6 +172,7 @@ $("solve").addEventListener("click", () =>
     const answer = await api("solve", { text: input.value, picture: true, ...chainSettings() });
     const [record] = answer.records;
     draw(answer.svg);
+    plotTrace(answer.trace);
     solution = record.solution;
     const s = record.seconds;
     const time = s < 1 ? `${(s * 1000).toFixed(2)} ms` : `${s.toFixed(3)} s`;
