@@ -139,10 +139,12 @@ def trace_record(rows: NDArray[np.float64]) -> dict[str, Any]:
 
     >>> trace_record(np.array([[0, 9, 0.3, np.nan], [100, 0, 0.3, 0.25]]))["rows"]
     [[0, 9, 0.3, None], [100, 0, 0.3, 0.25]]
+    >>> trace_record(np.zeros((0, 4)))["rows"]  # pruning solved it: no proposal made
+    []
     """
-    step = -(-len(rows) // MOST_TRACE_ROWS)
+    step = max(1, -(-len(rows) // MOST_TRACE_ROWS))
     kept = list(range(0, len(rows), step))
-    if kept[-1] != len(rows) - 1:
+    if kept and kept[-1] != len(rows) - 1:
         kept.append(len(rows) - 1)
     out = [
         [int(p), int(e), float(t), None if math.isnan(a) else float(a)]

@@ -118,7 +118,8 @@ function chainSettings() {
   const settings = { method: $("method").value, seed: Number($("seed").value || 0) };
   if (["auto", "exact"].includes(settings.method)) return settings;
   settings.moves = $("moves").value;
-  settings.trace_every = 1000;
+  // hybrid searches first unless a setting of its chain is given: a trace would skip that
+  if (settings.method !== "hybrid") settings.trace_every = 1000;
   const t = $("temperature").value;
   if (t !== "") settings.temperature = Number(t);
   return settings;
@@ -138,7 +139,7 @@ function plotTrace(trace) {
   const figure = $("trace");
   const plot = $("trace-plot");
   plot.innerHTML = "";
-  if (!trace) {
+  if (!trace || trace.rows.length < 2) { // none, or no proposal made (pruning solved it)
     figure.hidden = true;
     return;
   }
