@@ -173,7 +173,9 @@ def test_explain_lists_the_steps_and_a_click_shows_the_grid_before_one(page: Any
 
 
 def click_cell(page: Any, r: int, c: int) -> None:
-    """Click the drawn cell at canvas position (r, c), as a person does (at its centre)."""
+    """Click the drawn cell at canvas position (r, c), as a person does (at its centre, the
+    grid scrolled into view)."""
+    page.locator("[data-test=grid]").scroll_into_view_if_needed()
     x, y = page.locator(f"[data-cell='{r},{c}']").evaluate(
         """label => {
             const svg = label.ownerSVGElement, point = svg.createSVGPoint();
@@ -187,14 +189,21 @@ def click_cell(page: Any, r: int, c: int) -> None:
     page.mouse.click(x, y)
 
 
-def test_givens_typed_on_a_picked_layout_are_kept_in_the_text_and_solved(page: Any) -> None:
+def test_a_6x6_drawn_by_clicks_with_givens_typed_is_solved(page: Any) -> None:
     made = generate(layout_puzzle("6x6"), seed=1)
     puzzle = made.puzzle
     symbol = puzzle.grid.style.symbol
     rc = puzzle.cell_rc.tolist()
     givens = [(*rc[k], symbol(int(v))) for k, v in enumerate(puzzle.givens.tolist()) if v]
-    page.select_option("[data-test=layout]", "6x6")
-    page.wait_for_selector("[data-cell='5,5']", state="attached")
+    page.fill("[data-test=draw-rows]", "6")
+    page.fill("[data-test=draw-cols]", "6")
+    page.fill("[data-test=draw-box]", "2x3")
+    page.click("[data-test=draw-new]")
+    for r in range(6):
+        for c in range(6):
+            page.click(f"[data-test=draw-cell][data-at='{r},{c}']")
+    expect(page.locator("[data-test=grid] [data-cell]")).to_have_count(36)
+    assert page.input_value("[data-test=input]") == "# box: 2x3\n" + "0 0 0 0 0 0\n" * 6
     for r, c, value in givens:
         click_cell(page, r, c)
         page.keyboard.press(value)

@@ -362,6 +362,50 @@ $("grid").addEventListener("keydown", (event) => {
   });
 });
 
+// Drawing a layout: positions of a canvas clicked on (a cell, 0) and off (no cell, .); the
+// text box gets the grid as it is drawn, and ndoku's reader finds its sub-grids (or says
+// why it cannot) as it does for any text. Boxes: a shape such as 2x3, else found.
+function drawnText() {
+  const rows = [];
+  for (const row of $("canvas").children) {
+    rows.push([...row.children].map((b) => (b.classList.contains("on") ? "0" : ".")).join(" "));
+  }
+  const box = $("draw-box").value.trim();
+  return (box ? `# box: ${box}\n` : "") + rows.map((r) => `${r}\n`).join("");
+}
+
+$("draw-new").addEventListener("click", () => {
+  const canvas = $("canvas");
+  canvas.innerHTML = "";
+  const rows = Math.min(64, Math.max(1, Number($("draw-rows").value) || 9));
+  const cols = Math.min(64, Math.max(1, Number($("draw-cols").value) || 9));
+  for (let r = 0; r < rows; r++) {
+    const row = document.createElement("div");
+    for (let c = 0; c < cols; c++) {
+      const spot = document.createElement("button");
+      spot.type = "button";
+      spot.dataset.at = `${r},${c}`;
+      spot.dataset.test = "draw-cell";
+      spot.addEventListener("click", () => {
+        spot.classList.toggle("on");
+        input.value = drawnText();
+        settle();
+        clearTimeout(pending);
+        pending = setTimeout(redraw, 250);
+      });
+      row.appendChild(spot);
+    }
+    canvas.appendChild(row);
+  }
+});
+
+$("draw-box").addEventListener("change", () => {
+  if (!$("canvas").children.length) return;
+  input.value = drawnText();
+  settle();
+  redraw();
+});
+
 $("layout").addEventListener("change", () => {
   const chosen = layouts.find((l) => l.layout === $("layout").value);
   if (!chosen) return;
