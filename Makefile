@@ -22,11 +22,12 @@ $(VENV)/.installed-docs: pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	@touch $@
 
-# The benchmarks draw pictures (print) and figures (plot), run a local Dask cluster (dask) and
-# time CP-SAT beside ndoku (ortools: the benchmarks' competitor only, no dependency of ndoku).
-# The stamps hang on the Makefile too: a new extra here reaches a venv made before it.
+# The benchmarks draw pictures (print) and figures (plot), run a local Dask cluster (dask), time
+# ndoku serve (serve) and CP-SAT beside ndoku (ortools: the benchmarks' competitor only, no
+# dependency of ndoku). The stamps hang on the Makefile too: a new extra here reaches a venv
+# made before it.
 $(VENV)/.installed-bench: pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[print,plot,dask]' 'ortools>=9.8'
+	$(BIN)/python -m pip install --quiet -e '.[print,plot,dask,serve]' 'ortools>=9.8'
 	@touch $@
 
 demo: $(VENV)/.installed

@@ -19,6 +19,7 @@ from ndoku.cli.common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, EXIT_UN
 from ndoku.cli.lab import rate, tune
 from ndoku.cli.looking import graph, layouts, show
 from ndoku.cli.making import generate
+from ndoku.cli.serving import serve
 from ndoku.cli.solving import count, solve
 from ndoku.cli.stopping import EXIT_PIPE, Stopped, caught, quiet_stdout
 from ndoku.cli.teaching import explain, hint
@@ -70,7 +71,7 @@ def main() -> None:
     """
 
 
-for command in (solve, count, hint, explain, layouts, show, graph, generate, rate, tune):
+for command in (solve, count, hint, explain, layouts, show, graph, generate, rate, tune, serve):
     main.add_command(command)
 
 

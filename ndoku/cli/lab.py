@@ -84,6 +84,7 @@ def rate(
     """
     from ndoku.tasks.many import iter_rate
     from ndoku.tasks.rate import ratings_summary
+    from ndoku.tasks.records import rating_record
     from ndoku.tasks.warming import warm_aside
 
     client = cluster_client(cluster)
@@ -113,8 +114,7 @@ def rate(
                 if rating.level is None or rating.lower_bound:
                     status = max(status, EXIT_UNSOLVED)
                 if fmt == "json":
-                    record = file_record(path, number, len(puzzles) > 1) | rating.record()
-                    record["seconds"] = round(rating.seconds, 6)
+                    record = file_record(path, number, len(puzzles) > 1) | rating_record(rating)
                     click.echo(json.dumps(record))
                 else:
                     click.echo(rating.text())

@@ -31,27 +31,22 @@ TO = ("fpuzzles", "sudokupad", "text")
 @click.command()
 def layouts() -> None:
     """List the layouts that ship with ndoku (and those in $NDOKU_LAYOUTS folders)."""
-    from ndoku.model.frame import Frame
-    from ndoku.model.layout import available_layouts, load_layout
+    from ndoku.tasks.records import layout_records
 
-    rows = []
-    for name in available_layouts():
-        lay = load_layout(name)  # each file read once
-        units = Frame.of(lay).units
-        rows.append(
-            (
-                name,
-                f"{lay.shape[0]}×{lay.shape[1]}",
-                f"{lay.size}×{lay.size}",
-                str(len(lay.corners)),
-                lay.boxes_text(),
-                lay.extras_text() or "-",
-                str(lay.cells),
-                str(len(units)),
-                lay.description,
-            )
+    rows = [
+        (
+            r["layout"],
+            "×".join(map(str, r["canvas"])),
+            f"{r['size']}×{r['size']}",
+            str(r["sub_grids"]),
+            r["boxes"],
+            r["extras"] or "-",
+            str(r["cells"]),
+            str(r["units"]),
+            r["description"],
         )
-    rows.sort(key=lambda row: (int(row[3]), int(row[6]), row[0]))
+        for r in layout_records()
+    ]
     header = (
         "layout",
         "canvas",

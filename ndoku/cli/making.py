@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -134,6 +133,7 @@ def generate(
     """
     from ndoku.tasks.generate import GenerateTimeout, layout_puzzle, line_headers, puzzle_line
     from ndoku.tasks.many import iter_generate
+    from ndoku.tasks.records import generate_command, generated_record
     from ndoku.tasks.thinning import Aim
     from ndoku.tasks.warming import warm_aside
 
@@ -162,7 +162,7 @@ def generate(
             symmetry=symmetry,
             timeout=timeout,
             rules=rules,
-            command=lambda asked: _generate_command(
+            command=lambda asked: generate_command(
                 layout, asked, givens, difficulty, needs, symmetry, rules
             ),
             jobs=jobs,
@@ -180,17 +180,7 @@ def generate(
                 click.echo(f"ndoku: {layout}: seed {asked}: {why}", err=True)
                 status = EXIT_UNSOLVED
             if fmt == "json":
-                record: dict[str, Any] = {"layout": layout, "seed": asked}
-                record |= {"givens": made.givens, "target": givens}
-                # the names as the library knows them (whatever their case when typed)
-                record["difficulty"] = None if aim is None else aim.level
-                record["needs"] = None if aim is None else aim.needs
-                record |= {"symmetry": symmetry, "rules": rules}
-                record |= {"stop": made.stop, "reached": made.reached}
-                record |= {"attempts": made.attempts, "seconds": round(made.seconds, 6)}
-                record["puzzle"] = made.text
-                record["solution"] = made.puzzle.text(made.solution, rules=False).rstrip("\n")
-                record["rating"] = made.rating.record()
+                record = generated_record(made, layout, asked, givens, aim, symmetry, rules)
                 click.echo(json.dumps(record))
             elif fmt == "line":
                 click.echo("".join(h + "\n" for h in headers) + puzzle_line(made.puzzle))
@@ -210,30 +200,6 @@ def generate(
         )
     if status:
         raise Failure(status)
-
-
-def _generate_command(
-    layout: str,
-    seed: int,
-    givens: int | None,
-    difficulty: str | None,
-    needs: str | None,
-    symmetry: str,
-    rules: str | None,
-) -> str:
-    """The command that makes this one puzzle again (for the comment line)."""
-    words = ["ndoku generate", layout, f"--seed {seed}"]
-    if givens is not None:
-        words.append(f"--givens {givens}")
-    if difficulty is not None:
-        words.append(f"--difficulty {shlex.quote(difficulty)}")
-    if needs is not None:
-        words.append(f"--needs {shlex.quote(needs)}")
-    if symmetry != "none":
-        words.append(f"--symmetry {symmetry}")
-    if rules is not None:
-        words.append(f"--rules {rules}")
-    return " ".join(words)
 
 
 def _missed(made: Any, givens: int | None, aim: Any) -> str:

@@ -126,23 +126,22 @@ def hint(
     as the candidates. Where no technique applies the step is a guess (the one solution's
     value, proved by search), said as such.
     """
+    from ndoku.tasks.records import hint_record
+
     statuses: list[int] = []
     scenes = []
     for where, told in _explained(files, symbols, layout, timeout, 1, assume_unique, statuses):
         if pictures:
             first = 0 if told.path.steps else None
             scenes.append(_scene(told, next(told.boards()), first, pictures))
+        if fmt == "json":
+            click.echo(json.dumps(where | hint_record(told)))
         if not told.path.steps:
             if not told.path.solved:
                 statuses.append(EXIT_UNSOLVED)
-            what = "nothing left to do: the grid is solved" if told.path.solved else told.summary()
-            if fmt == "json":
-                click.echo(json.dumps(where | {"step": None, "text": what}))
-            else:
-                click.echo(what)
-        elif fmt == "json":
-            click.echo(json.dumps(where | told.record(0)))
-        else:
+            if fmt == "text":
+                click.echo(hint_record(told)["text"])
+        elif fmt == "text":
             click.echo(told.text(0))
             if pretty:
                 _draw(_console(), told, next(told.boards()), told.path.steps[0])

@@ -60,6 +60,7 @@ def picture(
     title: str | None = None,
     footer: str | None = None,
     cell: float = CELL,
+    cells: bool = False,
 ) -> Scene:
     """The scene of ``puzzle``: its grid and values, and optionally pencil marks and a step.
 
@@ -79,6 +80,9 @@ def picture(
         A line above and a line below the grid.
     cell : float
         Side of a cell in points.
+    cells : bool
+        Give every cell a label that names its canvas position (an empty one where no value
+        shows): SVG writes it as ``data-cell="ROW,COL"``, for a page to read and click.
 
     Examples
     --------
@@ -87,6 +91,8 @@ def picture(
     >>> scene = picture(p)
     >>> [label.text for label in scene.labels], len(scene.lines)
     (['1', '3', '4', '2'], 10)
+    >>> [(label.cell, label.text) for label in picture(p, cells=True).labels][:2]
+    [((0, 0), '1'), ((0, 1), '')]
     """
     rows, cols = puzzle.index.shape
     if candidates is not None:  # room for pencil marks of at least 7.5 points
@@ -137,15 +143,20 @@ def picture(
     for c, (value, mark) in enumerate(zip(shown.tolist(), marks(puzzle, shown), strict=True)):
         x, y = corner(*rc[c])
         centre = x + cell / 2
+        at = (int(rc[c][0]), int(rc[c][1])) if cells else None
         if value:
             colour = {"given": INK, "conflict": CONFLICT}.get(mark, SOLVED)
             text = style.symbol(value)
-            scene.add(Label(centre, y + middle + DROP * size, text, size, colour, mark != "solved"))
-        elif c in placed:
+            bold = mark != "solved"
+            scene.add(Label(centre, y + middle + DROP * size, text, size, colour, bold, cell=at))
+            continue
+        if c in placed:
             text = style.symbol(placed[c])
             scene.add(Label(centre, y + middle + DROP * size, text, size, PLACED, True))
         elif candidates is not None:
             _candidates(scene, puzzle, c, x, y, cell, candidates[c], removed, longest)
+        if at is not None:  # an empty cell, still findable by its position
+            scene.add(Label(centre, y + middle + DROP * size, "", size, cell=at))
     scene.add(*layers.top)
     room = scene.width - 2 * margin
     if said:

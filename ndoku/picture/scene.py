@@ -81,6 +81,7 @@ class Label:
     colour: str = INK
     bold: bool = False
     anchor: Anchor = "middle"
+    cell: tuple[int, int] | None = None  # the canvas position whose value this is (SVG: data-cell)
 
 
 Shape = Fill | Line | Spot | Label

@@ -88,8 +88,9 @@ def _labels(labels: Sequence[Shape]) -> Iterator[str]:
     groups: dict[tuple[float, str, bool, str], list[str]] = defaultdict(list)
     for lb in labels:
         assert isinstance(lb, Label)
+        cell = f' data-cell="{lb.cell[0]},{lb.cell[1]}"' if lb.cell is not None else ""
         groups[lb.size, lb.colour, lb.bold, lb.anchor].append(
-            f'<text x="{_n(lb.x)}" y="{_n(lb.y)}">{escape(lb.text)}</text>'
+            f'<text x="{_n(lb.x)}" y="{_n(lb.y)}"{cell}>{escape(lb.text)}</text>'
         )
     for (size, colour, bold, anchor), texts in groups.items():
         weight = ' font-weight="bold"' if bold else ""
