@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from ndoku.cli import main
 from ndoku.cli.common import STDIN_HINT
-from ndoku.tasks.solve import Tally
+from ndoku.tasks.runs import Tally
 
 from helpers import Command
 

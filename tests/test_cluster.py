@@ -25,7 +25,8 @@ from ndoku.tasks.count import count_all
 from ndoku.tasks.generate import generate, layout_puzzle
 from ndoku.tasks.lines import LineOutcomes, solve_lines
 from ndoku.tasks.rate import rate
-from ndoku.tasks.solve import Options, solve_all, solve_runs
+from ndoku.tasks.runs import solve_runs
+from ndoku.tasks.solve import Options, solve_all
 
 pytest.importorskip("distributed")
 from distributed import Client

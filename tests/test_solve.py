@@ -14,8 +14,9 @@ from ndoku.solvers.chains.metropolis import ChainResult
 from ndoku.solvers.chains.tempering import TemperingResult
 from ndoku.solvers.exact import ExactResult
 from ndoku.tasks.count import count_all
+from ndoku.tasks.runs import Tally, solve_runs
 from ndoku.tasks.settings import solve_options
-from ndoku.tasks.solve import Options, Tally, solve, solve_runs
+from ndoku.tasks.solve import Options, solve
 
 from helpers import puzzle_of
 

@@ -48,7 +48,8 @@ if TYPE_CHECKING:
     from ndoku.tasks.count import Count
     from ndoku.tasks.lines import LineOutcomes, PuzzleOutcomes
     from ndoku.tasks.plot import LabelledTrace
-    from ndoku.tasks.solve import Options, Outcome, Runs, Tally
+    from ndoku.tasks.runs import Runs, Tally
+    from ndoku.tasks.solve import Options, Outcome
 
 
 @click.command()
@@ -249,8 +250,8 @@ def solve(
     status (none, limit, unsolved, multiple with --unique) when there is no answer.
     """
     from ndoku.tasks.plot import labelled_traces
+    from ndoku.tasks.runs import Tally
     from ndoku.tasks.settings import solve_options
-    from ndoku.tasks.solve import Tally
 
     options = solve_options(
         method,
@@ -392,7 +393,7 @@ def _solve_lines(
 ) -> int:
     """Solve a table of one-line puzzles, or a long file's as it is read, and print their
     lines a part at a time as they are solved; the exit status it earns."""
-    from ndoku.tasks.solve import Tally
+    from ndoku.tasks.runs import Tally
 
     counted = Tally()
     answered, failure = True, None

@@ -18,7 +18,8 @@ from ndoku.model.puzzle import Puzzle
 from ndoku.model.table import PuzzleTable
 from ndoku.solvers.exact import BatchResult, ExactResult, solve_table
 from ndoku.tasks.count import Count
-from ndoku.tasks.solve import ANSWERED, Options, Outcome, tally
+from ndoku.tasks.runs import tally
+from ndoku.tasks.solve import ANSWERED, Options, Outcome
 from ndoku.tasks.verify import verify_table
 
 

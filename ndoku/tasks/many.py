@@ -63,7 +63,8 @@ from ndoku.tasks.paced import (
     paced_runs,
 )
 from ndoku.tasks.rate import Rating, rate
-from ndoku.tasks.solve import METHODS, Options, Outcome, Runs
+from ndoku.tasks.runs import Runs
+from ndoku.tasks.solve import METHODS, Options, Outcome
 from ndoku.tasks.workers import Job, WorkerLost, run_jobs
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def iter_runs(
     chunk: int | None = None,
     progress: Progress = None,
 ) -> Iterator[Runs]:
-    """:func:`~ndoku.tasks.solve.solve_runs` as results arrive: each puzzle's runs (seeds
+    """:func:`~ndoku.tasks.runs.solve_runs` as results arrive: each puzzle's runs (seeds
     ``options.seed`` upwards), in input order, once all of them are done.
 
     ``progress`` is called with the number of puzzle runs done. The other parameters are

@@ -38,7 +38,8 @@ from ndoku.tasks.chunks import (
 )
 from ndoku.tasks.count import Count, count_all
 from ndoku.tasks.lines import LineOutcomes, PuzzleOutcomes, checked, lost, solve_lines
-from ndoku.tasks.solve import Options, Outcome, Runs, solve_all, solve_runs
+from ndoku.tasks.runs import Runs, solve_runs
+from ndoku.tasks.solve import Options, Outcome, solve_all
 from ndoku.tasks.workers import Job, WorkerLost, run_jobs
 
 R = TypeVar("R")
@@ -97,7 +98,7 @@ def paced_runs(
     jobs: int = 1,
     progress: Progress = None,
 ) -> Iterator[Runs]:
-    """:func:`~ndoku.tasks.solve.solve_runs`, each puzzle's runs as they are done (a chain's
+    """:func:`~ndoku.tasks.runs.solve_runs`, each puzzle's runs as they are done (a chain's
     as soon as it ends); ``progress`` counts puzzle runs. Only the exact search (one run)
     goes to worker processes: chains run here, one at a time."""
     spreads = method in ("auto", "exact") and runs == 1
