@@ -1,6 +1,7 @@
 """Screenshots of the page of ``ndoku serve`` for the docs, made with the browser the tests
 drive (Debian's chromium, headless, by Playwright): the empty page, a Samurai solved, a
-hint, and a 9×9 solved by the Metropolis chain with its energy plotted. Run from the
+hint, a 9×9 solved by the Metropolis chain with its energy plotted, and a hot chain
+watched as it runs. Run from the
 repository root: ``python docs/screenshots.py``; it writes ``examples/figures/page_*.png``
 (the docs show them as ``assets/page_*.png``).
 
@@ -21,8 +22,10 @@ FIGURES = ROOT / "examples" / "figures"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARGS += ["--disable-component-update", "--disable-sync", "--no-first-run"]
 SIZE = {"width": 1280, "height": 900}
-#: A newspaper 9×9 of the test data, for the chain.
+#: A newspaper 9×9 of the test data, for the chain; a hardest one, for the chain watched hot.
 EASY = (ROOT / "tests" / "data" / "sudoku9" / "norvig_easy50.txt").read_text().split()[0]
+HARDEST = (ROOT / "tests" / "data" / "sudoku9" / "forum_hardest_1106_first40.txt").read_text()
+HARDEST = HARDEST.split()[0].split(",")[0]
 
 
 def main() -> None:
@@ -49,6 +52,16 @@ def main() -> None:
         page.click("[data-test=solve]")
         page.wait_for_selector("[data-test=result]:has-text('solved by metropolis')")
         page.screenshot(path=FIGURES / "page_chain.png")
+        page.fill("[data-test=input]", HARDEST)
+        page.fill("[data-test=temperature]", "2")
+        page.click("[data-test=chain]")
+        page.wait_for_function(
+            "() => document.querySelector('[data-test=result]').textContent.startsWith('watch')"
+            " && Number(document.querySelector('[data-test=trace] polyline')"
+            "?.getAttribute('data-points') || 0) >= 25"
+        )
+        page.screenshot(path=FIGURES / "page_watched.png")
+        page.click("[data-test=stop]")
         browser.close()
     listening.stop()
 

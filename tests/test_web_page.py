@@ -138,6 +138,31 @@ def test_a_chain_solves_and_its_energy_is_plotted(page: Any) -> None:
     assert page.errors == []
 
 
+def test_a_watched_chain_streams_its_energy_and_stops_on_stop(page: Any) -> None:
+    hardest = (REPO / "tests" / "data" / "sudoku9" / "forum_hardest_1106_first40.txt").read_text()
+    text = hardest.split()[0].split(",")[0]
+    [puzzle] = read_puzzles(text=text + "\n")
+    page.fill("[data-test=input]", text)
+    page.select_option("[data-test=method]", "metropolis")
+    page.fill("[data-test=temperature]", "2")  # hot: it runs until stopped
+    page.click("[data-test=chain]")
+    expect(page.locator("[data-test=stop]")).to_be_enabled()
+    plotted = page.locator("[data-test=trace] polyline")
+    page.wait_for_function(
+        "() => Number(document.querySelector('[data-test=trace] polyline')"
+        "?.getAttribute('data-points') || 0) >= 10"
+    )
+    shown = grid_values(page, puzzle)  # a state of the chain: every cell filled, givens kept
+    given = puzzle.givens > 0
+    assert (shown > 0).all() and (shown[given] == puzzle.givens[given]).all()
+    assert page.locator("[data-test=grid] text.conflict").count() > 0  # its conflicts marked
+    page.click("[data-test=stop]")
+    expect(page.locator("[data-test=result]")).to_have_text(re.compile("^stopped by you"))
+    expect(page.locator("[data-test=chain]")).to_be_enabled()
+    assert int(plotted.get_attribute("data-points") or 0) >= 10
+    assert page.errors == []
+
+
 def test_a_hint_shades_its_cells_says_its_step_and_apply_places_it(page: Any) -> None:
     [puzzle] = read_puzzles(text=NINE)
     record = hint_record(explain(puzzle, most_steps=1))

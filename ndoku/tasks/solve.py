@@ -66,6 +66,7 @@ from ndoku.solvers.chains import (
     tempering,
 )
 from ndoku.solvers.chains.hybrid import HYBRID_NODES, search_first
+from ndoku.solvers.chains.watch import Watch
 from ndoku.solvers.exact import ExactResult, solve_batch
 from ndoku.solvers.study import DEFAULT_BRANCHING, DEFAULT_PROPAGATION, search_study
 from ndoku.tasks.display import outcome_html, outcome_svg
@@ -204,6 +205,7 @@ class Outcome:
             nodes = plural(result.nodes, "node", ",")
             return f"no answer yet: the exact search hit the {reason} after {nodes}"
         stops = {"timeout": "the timeout", "max-proposals": "the proposal limit"}
+        stops["stopped"] = "the one who watched it"
         reason = stops.get(result.stop, result.stop)
         return (
             f"unsolved: stopped by {reason} after {plural(result.proposals, 'proposal', ',')}; "
@@ -265,6 +267,7 @@ class Options:
     plateau: int | None = None  # hillclimb: None is its default
     restarts: Restarts | None = None  # metropolis, hybrid, tempering: None is their default
     threads: int = 1  # exact methods: one puzzle's search is split over this many threads
+    watch: Watch | None = None  # metropolis, hybrid's chain, tempering: shown as they run
 
     @property
     def teaching(self) -> bool:
@@ -334,6 +337,8 @@ def solve_all(
         raise NdokuError(
             f"a propagation and branching choose the exact search: {method} takes neither"
         )
+    if options.watch is not None and method not in CHAIN_METHODS:
+        raise NdokuError(f"only a Metropolis chain or a tempering run is watched, not {method}")
     if options.plateau is not None and method != "hillclimb":
         raise NdokuError(f"a plateau ends a climb of the hillclimb method: {method} has none")
     if options.restarts is not None and method not in CHAIN_METHODS:
@@ -471,6 +476,7 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
             trace_every=options.trace_every,
             prune=prune,
             restarts=options.restarts,
+            watch=options.watch,
         )
     if method == "hillclimb":
         return hillclimb(puzzle, plateau=options.plateau, seed=options.seed,
@@ -486,4 +492,5 @@ def _run_chain(puzzle: Puzzle, method: str, options: Options, prune: bool) -> Ch
         trace_every=options.trace_every,
         prune=prune,
         restarts=options.restarts,
+        watch=options.watch,
     )

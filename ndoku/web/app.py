@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -33,6 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ndoku.errors import NdokuError, ParseError, VerificationError
 from ndoku.web import answers, asks
 from ndoku.web.openapi import openapi
+from ndoku.web.watching import Run, WatchAsk, watched_puzzle
 
 A = TypeVar("A")
 
@@ -166,11 +167,35 @@ def make_app(hosts: Sequence[str] = LOOPBACK, jobs: int | None = None) -> Starle
             return Response(done.data, media_type=done.media_type, headers=HEADERS | saved)
         return JSONResponse(done, headers=HEADERS)
 
+    async def watch(request: Request) -> Response:
+        try:
+            ask = asks.read_ask(WatchAsk, await body_of(request))
+            puzzle = await run_in_threadpool(watched_puzzle, ask)
+        except NdokuError as exc:
+            return error_answer(exc)
+        try:
+            await asyncio.wait_for(slots.acquire(), WAIT_SECONDS)
+        except TimeoutError:
+            said = "busy: every slot runs a job (one per core); try again in a moment"
+            return JSONResponse({"error": said}, 503, headers=HEADERS | {"Retry-After": "1"})
+        loop = asyncio.get_running_loop()
+
+        def release() -> None:  # from the run's thread, once it has ended
+            if not loop.is_closed():  # else the server has stopped: no slot is left to free
+                loop.call_soon_threadsafe(slots.release)
+
+        try:
+            run = Run(puzzle, ask, release)
+        except NdokuError as exc:  # its settings, refused before the thread starts
+            slots.release()
+            return error_answer(exc)
+        return StreamingResponse(run.lines(), media_type="application/x-ndjson", headers=HEADERS)
+
     async def layouts(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(_layouts), headers=HEADERS)
 
     async def schema(request: Request) -> Response:
-        return JSONResponse(openapi(ENDPOINTS), headers=HEADERS)
+        return JSONResponse(openapi(ENDPOINTS | {"watch": (WatchAsk, Run)}), headers=HEADERS)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
@@ -179,6 +204,7 @@ def make_app(hosts: Sequence[str] = LOOPBACK, jobs: int | None = None) -> Starle
         Route("/", page),
         Route("/api/layouts", layouts),
         Route("/api/openapi.json", schema),
+        Route("/api/watch", watch, methods=["POST"]),
         Route("/api/{name}", endpoint, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

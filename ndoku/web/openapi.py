@@ -49,7 +49,7 @@ def schema_of(kind: type[Any]) -> dict[str, Any]:
     }
 
 
-def openapi(endpoints: Mapping[str, tuple[type[Any], Callable[[Any], Any]]]) -> dict[str, Any]:
+def openapi(endpoints: Mapping[str, tuple[type[Any], Callable[..., Any]]]) -> dict[str, Any]:
     """The OpenAPI document of the endpoints (name → ask, answer) and ``GET /api/layouts``."""
     paths: dict[str, Any] = {}
     for name, (kind, answer) in endpoints.items():

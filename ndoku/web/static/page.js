@@ -186,6 +186,109 @@ $("solve").addEventListener("click", () =>
   }),
 );
 
+let watching = null; // the AbortController of a watched chain's request
+
+function showGlimpse(cells, glimpse, rows) {
+  // the state on the grid (conflicting cells marked), the energy plotted, the rungs said
+  const svg = $("grid").querySelector("svg");
+  if (svg) {
+    glimpse.values.forEach((value, k) => {
+      const label = svg.querySelector(`[data-cell="${cells[k].join(",")}"]`);
+      if (label) {
+        label.textContent = value;
+        label.classList.remove("conflict");
+      }
+    });
+    for (const k of glimpse.conflicts) {
+      const label = svg.querySelector(`[data-cell="${cells[k].join(",")}"]`);
+      if (label) label.classList.add("conflict");
+    }
+  }
+  rows.push([glimpse.proposals, glimpse.energy]);
+  plotTrace({ rows });
+  $("rungs").textContent = glimpse.energies
+    ? glimpse.temperatures.map((t, r) => `T ${t.toFixed(3)}: ${glimpse.energies[r]}`).join(" · ")
+    : "";
+  say(`watching: ${glimpse.proposals.toLocaleString("en")} proposals, energy ${glimpse.energy} ` +
+    `(best ${glimpse.best}), T ${glimpse.temperature.toFixed(3)}`);
+}
+
+async function watchChain() {
+  // POST /api/watch: lines of JSON, the cells' places, glimpses as the chain runs, the answer
+  const settings = chainSettings();
+  settings.method = settings.method === "tempering" ? "tempering" : "metropolis";
+  delete settings.trace_every;
+  if (settings.method === "tempering") {
+    delete settings.moves;
+    delete settings.temperature;
+  }
+  const text = input.value;
+  draw((await api("picture", { text })).svg);
+  plotTrace(null); // the plot of an earlier run goes; this run's comes with its first glimpse
+  $("rungs").textContent = "";
+  watching = new AbortController();
+  $("stop").disabled = false;
+  $("chain").disabled = true;
+  const rows = [];
+  let cells = null;
+  try {
+    const response = await fetch("/api/watch", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text, ...settings }),
+      signal: watching.signal,
+    });
+    if (!response.ok) {
+      const answer = await response.json();
+      const error = new Error(answer.error || response.statusText);
+      error.line = answer.line;
+      error.column = answer.column;
+      throw error;
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += decoder.decode(value, { stream: true });
+      const lines = buffered.split("\n");
+      buffered = lines.pop();
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        const record = JSON.parse(line);
+        if (record.cells) cells = record.cells;
+        else if (record.glimpse) showGlimpse(cells, record.glimpse, rows);
+        else if (record.error) throw new Error(record.error);
+        else if (record.records) {
+          const [done] = record.records;
+          draw(record.svg);
+          plotTrace(record.trace);
+          solution = done.status === "solved" ? done.solution : null;
+          say(`${done.status} by ${done.method}: ${done.proposals.toLocaleString("en")} proposals, ` +
+            `energy ${done.energy} (${done.stop})`);
+        }
+      }
+    }
+  } catch (error) {
+    if (error.name !== "AbortError") throw error;
+    say(`stopped by you after ${rows.length ? rows[rows.length - 1][0].toLocaleString("en") : 0} proposals`);
+  } finally {
+    watching = null;
+    $("stop").disabled = true;
+    $("chain").disabled = false;
+  }
+}
+
+$("chain").addEventListener("click", () => busy(async () => {
+  settle();
+  await watchChain();
+}));
+
+$("stop").addEventListener("click", () => {
+  if (watching) watching.abort();
+});
+
 $("count").addEventListener("click", () =>
   busy(async () => {
     const answer = await api("count", { text: input.value });

@@ -1,0 +1,157 @@
+"""A chain watched from the page: a Metropolis or tempering run in a worker thread, its
+glimpses sent as lines of JSON while it runs (about five a second), stopped when the client
+goes away; the last line is the solve record, its answer verified.
+
+The lines (``application/x-ndjson``):
+
+- first ``{"cells": [[row, col], ...]}``: each cell's canvas position, in cell order;
+- then ``{"glimpse": {...}}``: ``proposals``, ``energy``, ``best``, ``temperature``, the
+  ``values`` in cell order, the cells whose value a peer holds too (``conflicts``), and in a
+  tempering run each rung's ``energies`` and ``temperatures``, coldest first;
+- last the ``solve`` endpoint's answer (``records``, ``svg``, ``trace``), or ``{"error": …}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ndoku.errors import NdokuError
+from ndoku.limits import DEFAULT_TRACE_EVERY
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.chains.checks import check_temperature
+from ndoku.solvers.chains.watch import Glimpse
+from ndoku.tasks.settings import solve_options
+from ndoku.tasks.solve import solve
+from ndoku.web.answers import drawn, puzzles_of, trace_record
+from ndoku.web.asks import MOST_SECONDS, BadAsk, Reading
+
+#: The methods a page can watch.
+WATCHED = ("metropolis", "tempering")
+
+
+@dataclass(frozen=True)
+class WatchAsk(Reading):
+    """A chain to watch: ``ndoku solve --method metropolis|tempering`` with its settings."""
+
+    method: str = "metropolis"
+    seed: int = 0
+    temperature: float | None = None
+    moves: str = "box"
+    max_proposals: int | None = None
+    prune: bool = True  # tempering: start from pruned candidates
+    timeout: float = MOST_SECONDS
+
+
+def conflicts(puzzle: Puzzle, values: np.ndarray) -> list[int]:
+    """The cells whose value one of their peers holds too.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> conflicts(p, np.array([1, 1, 2, 3, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]))
+    [0, 1, 6, 9, 15]
+    """
+    ptr, peers = puzzle.peers
+    owner = np.repeat(np.arange(puzzle.n_cells), np.diff(ptr))
+    same = values[owner] == values[peers]
+    return sorted({int(c) for c in owner[same]})
+
+
+def glimpse_record(puzzle: Puzzle, glimpse: Glimpse) -> dict[str, Any]:
+    """A glimpse as the page reads it."""
+    record: dict[str, Any] = {
+        "proposals": glimpse.proposals,
+        "energy": glimpse.energy,
+        "best": glimpse.best_energy,
+        "temperature": glimpse.temperature,
+        "values": glimpse.values.tolist(),
+        "conflicts": conflicts(puzzle, glimpse.values),
+    }
+    if glimpse.energies:
+        record |= {"energies": list(glimpse.energies), "temperatures": list(glimpse.temperatures)}
+    return record
+
+
+def watched_puzzle(ask: WatchAsk) -> Puzzle:
+    """The one puzzle of the ask, after its method is checked."""
+    if ask.method not in WATCHED:
+        raise BadAsk(f"only {' and '.join(WATCHED)} runs are watched, not {ask.method!r}")
+    if ask.temperature is not None:  # refused before the stream starts, as a 400
+        check_temperature(ask.temperature)
+    [puzzle] = puzzles_of(ask, one=True)
+    return puzzle
+
+
+class Run:
+    """A Metropolis or tempering run streamed as lines of JSON while it runs (a few a
+    second: each state, its energy and conflicts), the solve record last; a client that goes
+    away stops it.
+
+    The run starts in a worker thread when made; ``release`` is called once that thread has
+    ended (whether the run finished, failed or was stopped).
+    """
+
+    def __init__(self, puzzle: Puzzle, ask: WatchAsk, release: Callable[[], object]) -> None:
+        self.puzzle = puzzle
+        self.options = solve_options(
+            ask.method,
+            seed=ask.seed,
+            temperature=ask.temperature,
+            moves=ask.moves,
+            max_proposals=ask.max_proposals,
+            prune=ask.prune,
+            timeout=ask.timeout,
+            trace=True,
+            trace_every=DEFAULT_TRACE_EVERY,
+        )
+        self.method = ask.method
+        self.release = release
+        self.queue: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.stop = threading.Event()
+        threading.Thread(target=self._run, name="ndoku-watch", daemon=True).start()
+
+    def _watch(self, glimpse: Glimpse) -> bool:
+        self.queue.put({"glimpse": glimpse_record(self.puzzle, glimpse)})
+        return not self.stop.is_set()
+
+    def _run(self) -> None:
+        try:
+            outcome = solve(self.puzzle, self.method, replace(self.options, watch=self._watch))
+            answer: dict[str, Any] = {"records": [outcome.record(False)]}
+            answer["svg"] = drawn(self.puzzle, outcome.drawn(False))
+            if outcome.trace is not None:
+                answer["trace"] = trace_record(outcome.trace)
+            self.queue.put(answer)
+        except NdokuError as exc:
+            self.queue.put({"error": str(exc)})
+        finally:
+            self.release()
+            self.queue.put({})  # the end
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        """The run's lines as they come; when the client goes away (this stops being
+        read), the chain stops at its next glimpse."""
+        try:
+            yield _line({"cells": self.puzzle.cell_rc.tolist()})
+            while True:
+                try:
+                    line = self.queue.get_nowait()
+                except queue.Empty:
+                    await asyncio.sleep(0.02)
+                    continue
+                if not line:
+                    return
+                yield _line(line)
+        finally:
+            self.stop.set()
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return json.dumps(record).encode() + b"\n"
