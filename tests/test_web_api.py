@@ -199,6 +199,16 @@ def test_generate_gives_the_command_record_of_a_unique_puzzle(client: TestClient
     verify(puzzle, solved_values(puzzle, record["solution"]))
 
 
+def test_generate_with_rules_gives_the_command_record(client: TestClient) -> None:
+    answer = post(client, "generate", layout="6x6", seed=2, rules="killer")
+    [record] = answer["records"]
+    [expected] = cli_records("generate", "6x6", "--seed", "2", "--rules", "killer")
+    assert without_seconds(record) == without_seconds(expected) and record["rules"] == "killer"
+    [puzzle] = read_puzzles(text=record["puzzle"])
+    assert puzzle.rules and all(rule.kind == "cage" for rule in puzzle.rules)
+    verify(puzzle, solved_values(puzzle, record["solution"]))
+
+
 @pytest.mark.parametrize("layout", ["../layouts/9x9.layout", "/etc/passwd", "nine"])
 def test_generate_takes_a_layout_by_name_only(client: TestClient, layout: str) -> None:
     response = client.post("/api/generate", json={"layout": layout})

@@ -373,6 +373,7 @@ $("generate").addEventListener("click", () =>
       picture: true,
     };
     if ($("difficulty").value) ask.difficulty = $("difficulty").value;
+    if ($("rules").value) ask.rules = $("rules").value;
     const [record] = (await api("generate", ask)).records;
     input.value = record.puzzle;
     await redraw();
