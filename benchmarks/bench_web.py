@@ -126,10 +126,10 @@ def main() -> list[Goal]:
             done = list(pool.map(solve_one, range(LOAD)))
             seconds = time.perf_counter() - start
         goals.append(
-            Goal(
-                f"ndoku serve: 9×9 solves per second, {CLIENTS} clients ({NINES})",
+            Goal(  # a figure the issue asks reported, with no goal: any rate passes
+                f"ndoku serve: 9×9 solves per second, {CLIENTS} clients ({NINES}), reported",
                 LOAD / seconds,
-                100.0,
+                0.0,
                 "/s",
                 higher_is_better=True,
                 detail=f"{LOAD} requests, {done.count(False)} failed or unverified",
