@@ -5,7 +5,9 @@ it, and a watched chain that runs exactly as an unwatched one."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from ndoku.errors import NdokuError
 from ndoku.solvers.chains import metropolis, tempering
 from ndoku.solvers.chains.watch import Glimpse
 
@@ -59,3 +61,24 @@ def test_a_tempering_run_shows_every_rung() -> None:
         assert g.temperatures == (2.0, 3.0, 5.0) and len(g.energies) == 3
         assert g.energy == g.energies[0] == naive_energy(puzzle, g.values)
         assert g.best_energy <= min(g.energies)
+
+
+def test_a_watch_steers_a_chain_to_another_temperature() -> None:
+    puzzle = kaggle(3)[0]
+    seen: list[Glimpse] = []
+
+    def cool(glimpse: Glimpse) -> bool | float:
+        seen.append(glimpse)
+        if len(seen) == 1:
+            return 4.0  # from the next call on (hotter: it never solves)
+        return len(seen) < 4
+
+    run = metropolis(puzzle, temperature=3.0, seed=4, max_proposals=10**9, watch=cool)
+    assert run.stop == "stopped" and [g.temperature for g in seen] == [3.0, 4.0, 4.0, 4.0]
+    assert run.temperature == 4.0
+
+
+def test_a_tempering_ladder_is_not_steered() -> None:
+    puzzle = kaggle(3)[0]
+    with pytest.raises(NdokuError, match="ladder is not steered"):
+        tempering(puzzle, seed=2, prune=False, threads=1, watch=lambda g: 0.5)

@@ -156,6 +156,10 @@ def test_a_watched_chain_streams_its_energy_and_stops_on_stop(page: Any) -> None
     given = puzzle.givens > 0
     assert (shown > 0).all() and (shown[given] == puzzle.givens[given]).all()
     assert page.locator("[data-test=grid] text.conflict").count() > 0  # its conflicts marked
+    page.eval_on_selector(  # the slider moved: the chain goes on at 2.5
+        "[data-test=steer]", "s => { s.value = 2.5; s.dispatchEvent(new Event('input')); }"
+    )
+    expect(page.locator("[data-test=result]")).to_have_text(re.compile("T 2.500$"))
     page.click("[data-test=stop]")
     expect(page.locator("[data-test=result]")).to_have_text(re.compile("^stopped by you"))
     expect(page.locator("[data-test=chain]")).to_be_enabled()

@@ -104,3 +104,38 @@ def test_a_client_that_leaves_stops_its_chain() -> None:
 def test_bad_asks_are_refused_with_the_sentence(ask: dict[str, Any], said: str) -> None:
     response = _client().post("/api/watch", json=ask)
     assert response.status_code == 400 and said in response.json()["error"]
+
+
+def test_a_watched_metropolis_chain_is_steered_to_another_temperature() -> None:
+    with (
+        _client() as client,
+        client.stream(
+            "POST", "/api/watch", json={"text": HARD, "temperature": 2.0, "timeout": 10}
+        ) as response,
+    ):
+        lines = response.iter_lines()
+        run = json.loads(next(lines))["run"]
+        said = client.post("/api/steer", json={"run": run, "temperature": 3.5})
+        assert said.status_code == 200 and said.json()["temperature"] == 3.5
+        temperatures = []
+        for line in lines:  # glimpses made before the steer was taken come first
+            glimpse = json.loads(line).get("glimpse")
+            if glimpse is None:
+                break
+            temperatures.append(glimpse["temperature"])
+            if temperatures.count(3.5) >= 3:
+                break
+    steered = temperatures.index(3.5)
+    assert set(temperatures[:steered]) == {2.0} and set(temperatures[steered:]) == {3.5}
+    assert len(temperatures) - steered >= 3
+
+
+def test_steering_what_cannot_be_steered_is_refused() -> None:
+    with _client() as client:
+        gone = client.post("/api/steer", json={"run": "0123", "temperature": 1.0})
+        assert gone.status_code == 400 and "no chain '0123' is running" in gone.json()["error"]
+        ask = {"text": HARD, "method": "tempering", "prune": False, "timeout": 10}
+        with client.stream("POST", "/api/watch", json=ask) as response:
+            run = json.loads(next(response.iter_lines()))["run"]
+            said = client.post("/api/steer", json={"run": run, "temperature": 1.0})
+        assert said.status_code == 400 and "keeps its ladder" in said.json()["error"]

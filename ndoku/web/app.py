@@ -33,7 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ndoku.errors import NdokuError, ParseError, VerificationError
 from ndoku.web import answers, asks
 from ndoku.web.openapi import openapi
-from ndoku.web.watching import Run, WatchAsk, watched_puzzle
+from ndoku.web.watching import Run, SteerAsk, WatchAsk, steer, watched_puzzle
 
 A = TypeVar("A")
 
@@ -191,11 +191,23 @@ def make_app(hosts: Sequence[str] = LOOPBACK, jobs: int | None = None) -> Starle
             return error_answer(exc)
         return StreamingResponse(run.lines(), media_type="application/x-ndjson", headers=HEADERS)
 
+    async def steering(request: Request) -> Response:
+        try:
+            return JSONResponse(
+                steer(asks.read_ask(SteerAsk, await body_of(request))), headers=HEADERS
+            )
+        except NdokuError as exc:
+            return error_answer(exc)
+
     async def layouts(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(_layouts), headers=HEADERS)
 
     async def schema(request: Request) -> Response:
-        return JSONResponse(openapi(ENDPOINTS | {"watch": (WatchAsk, Run)}), headers=HEADERS)
+        streamed: dict[str, tuple[type[Any], Callable[..., Any]]] = {
+            "watch": (WatchAsk, Run),
+            "steer": (SteerAsk, steer),
+        }
+        return JSONResponse(openapi({**ENDPOINTS, **streamed}), headers=HEADERS)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
@@ -205,6 +217,7 @@ def make_app(hosts: Sequence[str] = LOOPBACK, jobs: int | None = None) -> Starle
         Route("/api/layouts", layouts),
         Route("/api/openapi.json", schema),
         Route("/api/watch", watch, methods=["POST"]),
+        Route("/api/steer", steering, methods=["POST"]),
         Route("/api/{name}", endpoint, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

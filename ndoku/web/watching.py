@@ -4,7 +4,8 @@ goes away; the last line is the solve record, its answer verified.
 
 The lines (``application/x-ndjson``):
 
-- first ``{"cells": [[row, col], ...]}``: each cell's canvas position, in cell order;
+- first ``{"run": ID, "cells": [[row, col], ...]}``: the run's name, for ``POST /api/steer``
+  (a Metropolis chain's temperature set as it runs), and each cell's canvas position;
 - then ``{"glimpse": {...}}``: ``proposals``, ``energy``, ``best``, ``temperature``, the
   ``values`` in cell order, the cells whose value a peer holds too (``conflicts``), and in a
   tempering run each rung's ``energies`` and ``temperatures``, coldest first;
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
+import secrets
 import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
@@ -35,6 +37,8 @@ from ndoku.web.asks import MOST_SECONDS, BadAsk, Reading
 
 #: The methods a page can watch.
 WATCHED = ("metropolis", "tempering")
+#: The runs under way, by name (each leaves when its thread ends).
+RUNS: dict[str, Run] = {}
 
 
 @dataclass(frozen=True)
@@ -115,11 +119,24 @@ class Run:
         self.release = release
         self.queue: queue.Queue[dict[str, Any]] = queue.Queue()
         self.stop = threading.Event()
+        self.steered: float | None = None  # a temperature asked, not yet taken
+        self.name = secrets.token_hex(8)
+        RUNS[self.name] = self
         threading.Thread(target=self._run, name="ndoku-watch", daemon=True).start()
 
-    def _watch(self, glimpse: Glimpse) -> bool:
+    def steer(self, temperature: float) -> None:
+        """Run the chain at ``temperature`` from its next call on (a Metropolis chain only)."""
+        if self.method != "metropolis":
+            raise NdokuError("only a Metropolis chain is steered: a tempering run keeps its ladder")
+        check_temperature(temperature)
+        self.steered = temperature
+
+    def _watch(self, glimpse: Glimpse) -> bool | float:
         self.queue.put({"glimpse": glimpse_record(self.puzzle, glimpse)})
-        return not self.stop.is_set()
+        if self.stop.is_set():
+            return False
+        steered, self.steered = self.steered, None
+        return True if steered is None else steered
 
     def _run(self) -> None:
         try:
@@ -132,6 +149,7 @@ class Run:
         except NdokuError as exc:
             self.queue.put({"error": str(exc)})
         finally:
+            RUNS.pop(self.name, None)
             self.release()
             self.queue.put({})  # the end
 
@@ -139,7 +157,7 @@ class Run:
         """The run's lines as they come; when the client goes away (this stops being
         read), the chain stops at its next glimpse."""
         try:
-            yield _line({"cells": self.puzzle.cell_rc.tolist()})
+            yield _line({"run": self.name, "cells": self.puzzle.cell_rc.tolist()})
             while True:
                 try:
                     line = self.queue.get_nowait()
@@ -151,6 +169,23 @@ class Run:
                 yield _line(line)
         finally:
             self.stop.set()
+
+
+@dataclass(frozen=True)
+class SteerAsk:
+    """A watched Metropolis chain's new temperature: ``run`` names it (its first line)."""
+
+    run: str
+    temperature: float
+
+
+def steer(ask: SteerAsk) -> dict[str, Any]:
+    """Set a watched chain's temperature; refused for a run that has ended or is unknown."""
+    run = RUNS.get(ask.run)
+    if run is None:
+        raise BadAsk(f"no chain {ask.run!r} is running (it ended, or never was)")
+    run.steer(ask.temperature)
+    return {"run": ask.run, "temperature": ask.temperature}
 
 
 def _line(record: dict[str, Any]) -> bytes:

@@ -53,6 +53,7 @@ from ndoku.solvers.chains.schedule import (
     FloatArray,
     Schedule,
     puzzle_temperature,
+    steer,
     temperature_at,
     until_change,
 )
@@ -277,7 +278,9 @@ def metropolis(
         each restart; the best state is the best of all runs.
     watch : callable, optional
         Shown a :class:`~.watch.Glimpse` after each call of the kernel, the calls then cut to
-        :data:`~.watch.EVERY` seconds; when it returns False the chain stops (``stopped``).
+        :data:`~.watch.EVERY` seconds; when it returns False the chain stops (``stopped``),
+        when it returns a number (not True) the chain goes on at that temperature (a
+        constant schedule only: :func:`~.schedule.steer`).
 
     Raises
     ------
@@ -374,9 +377,12 @@ def metropolis(
             chunk = watched_size(chunk, ran, seconds, _FIRST_CHUNK)
             now = t0 if math.isnan(plan[PLAN_NOW]) else float(plan[PLAN_NOW])
             energy, best = int(stats[_ENERGY]), int(stats[_BEST])
-            if not watch(Glimpse(int(stats[_DONE]), energy, best, now, values.copy())):
+            said = watch(Glimpse(int(stats[_DONE]), energy, best, now, values.copy()))
+            if said is False:
                 stop = "stopped"
                 break
+            if said is not True:  # a temperature: the chain goes on at it
+                steer(plan, said)
     seconds = time.perf_counter() - start
     final = t0 if math.isnan(plan[PLAN_NOW]) else float(plan[PLAN_NOW])
     rows = trace[: stats[_ROWS]]

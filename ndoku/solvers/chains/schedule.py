@@ -259,6 +259,24 @@ def units_per_cell(puzzle: Puzzle) -> float:
     return float(lengths.sum()) / puzzle.n_cells
 
 
+def steer(plan: FloatArray, temperature: float) -> None:
+    """Set the temperature of a constant schedule's ``plan`` (a watched chain steered): the
+    chain's kernel builds its table for it at its next call.
+
+    >>> plan = Schedule().plan(0.3, 100)
+    >>> steer(plan, 0.5); temperature_at(plan, 10)
+    0.5
+    >>> steer(Schedule("exponential", alpha=0.9).plan(0.3, 100), 0.5)
+    Traceback (most recent call last):
+    ...
+    ndoku.errors.NdokuError: only a chain at a constant temperature is steered, not a schedule
+    """
+    if plan[_KIND] != 0:
+        raise NdokuError("only a chain at a constant temperature is steered, not a schedule")
+    check_temperature(temperature)
+    plan[_T0] = temperature
+
+
 @kernel(refcounts=True)
 def temperature_at(plan: FloatArray, clock: int) -> float:
     """The temperature ``clock`` proposals after the (re)start of the schedule ``plan``."""

@@ -443,9 +443,12 @@ def _drive(
         steps = deadline.fit(steps, ran, seconds, min(size, _FIRST_PART), max(1, _LAST_CALL // n))
         if watch is not None:
             steps = watched_size(steps, ran, seconds, min(size, _FIRST_PART))
-            if not watch(_glimpse(replicas)):
+            said = watch(_glimpse(replicas))
+            if said is False:
                 stop = "stopped"
                 break
+            if said is not True:
+                raise NdokuError("a tempering run's ladder is not steered while it runs")
         row_due = trace_every and replicas.proposals // trace_every > marked[0] // trace_every
         if made == 0 and row_due:
             marked = _add_row(trace, replicas, marked)

@@ -1,6 +1,7 @@
 """Looking at a chain while it runs: between two calls of its kernel, a callback is shown
-where the chain is (a :class:`Glimpse`) and may stop it; the calls are then cut to take at
-most :data:`EVERY` seconds, so a page can draw the energy falling several times a second.
+where the chain is (a :class:`Glimpse`) and may stop it, or set a Metropolis chain's
+temperature; the calls are then cut to take at most :data:`EVERY` seconds, so a page can draw
+the energy falling several times a second.
 """
 
 from __future__ import annotations
@@ -43,8 +44,9 @@ class Glimpse:
     temperatures: tuple[float, ...] = ()
 
 
-#: Shown each glimpse; returns False to stop the chain (its ``stop`` is then ``stopped``).
-Watch = Callable[[Glimpse], bool]
+#: Shown each glimpse; returns True to go on, False to stop the chain (its ``stop`` is then
+#: ``stopped``), or a Metropolis chain's new temperature.
+Watch = Callable[[Glimpse], bool | float]
 
 
 def watched_size(size: int, done: int, seconds: float, least: int) -> int:

@@ -187,6 +187,8 @@ $("solve").addEventListener("click", () =>
 );
 
 let watching = null; // the AbortController of a watched chain's request
+let watchedRun = null; // its name, for POST /api/steer
+let steering = null; // the steer due once the slider rests
 
 function showGlimpse(cells, glimpse, rows) {
   // the state on the grid (conflicting cells marked), the energy plotted, the rungs said
@@ -257,8 +259,15 @@ async function watchChain() {
       for (const line of lines) {
         if (!line.trim()) continue;
         const record = JSON.parse(line);
-        if (record.cells) cells = record.cells;
-        else if (record.glimpse) showGlimpse(cells, record.glimpse, rows);
+        if (record.cells) {
+          cells = record.cells;
+          watchedRun = record.run;
+          $("steer").disabled = settings.method !== "metropolis";
+        } else if (record.glimpse) {
+          if (rows.length === 0) $("steer").value = record.glimpse.temperature;
+          $("steer-t").textContent = record.glimpse.temperature.toFixed(2);
+          showGlimpse(cells, record.glimpse, rows);
+        }
         else if (record.error) throw new Error(record.error);
         else if (record.records) {
           const [done] = record.records;
@@ -275,15 +284,37 @@ async function watchChain() {
     say(`stopped by you after ${rows.length ? rows[rows.length - 1][0].toLocaleString("en") : 0} proposals`);
   } finally {
     watching = null;
+    watchedRun = null;
     $("stop").disabled = true;
+    $("steer").disabled = true;
     $("chain").disabled = false;
   }
 }
 
-$("chain").addEventListener("click", () => busy(async () => {
+$("steer").addEventListener("input", () => {
+  // the chain takes the slider's temperature at its next look, once the slider rests
+  clearTimeout(steering);
+  steering = setTimeout(async () => {
+    if (!watchedRun) return;
+    try {
+      await api("steer", { run: watchedRun, temperature: Number($("steer").value) });
+    } catch (error) {
+      showError(error);
+    }
+  }, 100);
+});
+
+$("chain").addEventListener("click", async () => {
+  // not busy(): the page stays live while the chain runs (Stop, the slider)
+  clearTimeout(pending);
+  showError(null);
   settle();
-  await watchChain();
-}));
+  try {
+    await watchChain();
+  } catch (error) {
+    showError(error);
+  }
+});
 
 $("stop").addEventListener("click", () => {
   if (watching) watching.abort();
