@@ -476,3 +476,19 @@ def test_the_commands_import_no_web_library() -> None:
     code = "import sys, ndoku.cli; print(sorted({'starlette', 'uvicorn'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_link_gives_what_show_to_prints(client: TestClient) -> None:
+    nine = (REPO / "tests" / "data" / "sudoku9" / "norvig_easy50.txt").read_text().split()[0]
+    for to in ("fpuzzles", "sudokupad", "text"):
+        answer = post(client, "link", text=nine, to=to)
+        printed = CliRunner().invoke(main, ["show", "-", "--to", to], input=nine + "\n")
+        assert answer == {"to": to, "link": printed.stdout.strip()}
+    link = post(client, "link", text=nine)["link"]  # read back: the same puzzle
+    [through] = post(client, "solve", text=link)["records"]
+    [direct] = post(client, "solve", text=nine)["records"]
+    digits = [re.sub(r"\D", "", r["solution"]) for r in (through, direct)]  # shapes differ
+    assert through["status"] == "solved" and digits[0] == digits[1]
+    response = client.post("/api/link", json={"text": nine, "to": "png"})
+    assert response.status_code == 400
+    assert response.json()["error"] == "unknown form 'png' (known: fpuzzles, sudokupad, text)"

@@ -272,6 +272,15 @@ def test_the_solution_downloads_as_text_and_png(page: Any, tmp_path: Path) -> No
     assert page.errors == []
 
 
+def test_the_puzzle_is_given_as_an_fpuzzles_link(page: Any) -> None:
+    page.fill("[data-test=input]", NINE)
+    page.click("[data-test=save-fpuzzles]")
+    link = page.locator("[data-test=link]")
+    expect(link).to_be_visible()
+    assert link.input_value().startswith("https://www.f-puzzles.com/?load=")
+    assert page.errors == []
+
+
 def test_a_bad_puzzle_shows_its_error_at_its_line(page: Any) -> None:
     page.fill("[data-test=input]", "1 2 3 4\n3 4 x 2\n2 1 4 3\n4 3 2 1\n")
     error = page.locator("[data-test=error]")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -20,9 +19,6 @@ from ndoku.cli.common import (
 from ndoku.errors import NdokuError
 from ndoku.picture.files import written
 from ndoku.text.words import plural
-
-if TYPE_CHECKING:
-    from ndoku.model.puzzle import Puzzle
 
 #: What ``show --to`` prints.
 TO = ("fpuzzles", "sudokupad", "text")
@@ -90,6 +86,7 @@ def show(
     from rich.console import Console
 
     from ndoku.model.layout import available_layouts
+    from ndoku.tasks.links import exchange_form
     from ndoku.tasks.pictures import caption, puzzle_picture
     from ndoku.tasks.render import describe, draw_puzzle, headers
 
@@ -108,7 +105,7 @@ def show(
         for puzzle in puzzles:
             if to is not None:
                 try:
-                    form = _exchange_form(puzzle, to)
+                    form = exchange_form(puzzle, to)
                 except NdokuError as exc:
                     click.echo(f"Error: {path}: {exc}", err=True)
                     status = EXIT_BAD_INPUT
@@ -139,22 +136,6 @@ def show(
         pictures.write(scenes)
     if status:
         raise Failure(status)
-
-
-def _exchange_form(puzzle: Puzzle, to: str) -> str:
-    """``puzzle`` as ``show --to`` prints it: a link that opens it, or ndoku's text form."""
-    from ndoku.model.exchange import fpuzzles_data
-    from ndoku.tasks.chunks import puzzle_document
-    from ndoku.text.links import fpuzzles_link, sudokupad_link
-
-    if to == "text":
-        text, alphabet = puzzle_document(puzzle)
-        declared = alphabet is None or any(
-            line.startswith("# symbols:") for line in text.split("\n")
-        )
-        return (text if declared else f"# symbols: {alphabet}\n{text}").rstrip("\n")
-    data = fpuzzles_data(puzzle)
-    return fpuzzles_link(data) if to == "fpuzzles" else sudokupad_link(data)
 
 
 @click.command()

@@ -32,6 +32,7 @@ from ndoku.solvers.chains.metropolis import TRACE_COLUMNS
 from ndoku.tasks.count import count_all
 from ndoku.tasks.explain import explain
 from ndoku.tasks.generate import layout_puzzle, puzzle_text
+from ndoku.tasks.links import exchange_form
 from ndoku.tasks.many import iter_generate, iter_rate
 from ndoku.tasks.records import (
     generate_command,
@@ -53,6 +54,7 @@ from ndoku.web.asks import (
     EditAsk,
     ExplainAsk,
     GenerateAsk,
+    LinkAsk,
     PathAsk,
     PictureAsk,
     RateAsk,
@@ -297,6 +299,13 @@ def download_answer(ask: DownloadAsk) -> Download:
     else:
         data = to_svg(scene).encode() if ask.format == "svg" else to_png(scene)
     return Download(data, MEDIA[ask.format], f"puzzle.{ask.format}")
+
+
+def link_answer(ask: LinkAsk) -> Answer:
+    """``ndoku show --to fpuzzles|sudokupad|text``: a link that opens the puzzle elsewhere,
+    or its text in ndoku's form."""
+    [puzzle] = puzzles_of(ask, one=True)
+    return {"to": ask.to, "link": exchange_form(puzzle, ask.to)}
 
 
 def edit_answer(ask: EditAsk) -> Answer:

@@ -61,6 +61,7 @@ ENDPOINTS: dict[str, tuple[type[Any], Callable[[Any], answers.Answer | answers.D
     "generate": (asks.GenerateAsk, answers.generate_answer),
     "picture": (asks.PictureAsk, answers.picture_answer),
     "edit": (asks.EditAsk, answers.edit_answer),
+    "link": (asks.LinkAsk, answers.link_answer),
     "download": (asks.DownloadAsk, answers.download_answer),
 }
 

@@ -124,6 +124,13 @@ class DownloadAsk(PictureAsk):
 
 
 @dataclass(frozen=True)
+class LinkAsk(Reading):
+    """``ndoku show --to``: the puzzle as an f-puzzles or SudokuPad link, or as ndoku's text."""
+
+    to: str = "fpuzzles"
+
+
+@dataclass(frozen=True)
 class EditAsk(Reading):
     """One cell typed on the drawn grid: the symbol ``value`` written at canvas position
     (``row``, ``col``), from 0, or the cell cleared when ``value`` is empty."""

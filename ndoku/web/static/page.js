@@ -291,6 +291,19 @@ async function watchChain() {
   }
 }
 
+for (const id of ["save-fpuzzles", "save-sudokupad"]) {
+  // the puzzle as a link that opens it there (shown to copy: this page asks nothing of them)
+  $(id).addEventListener("click", () =>
+    busy(async () => {
+      const answer = await api("link", { text: input.value, to: $(id).dataset.to });
+      const box = $("link");
+      box.value = answer.link;
+      box.hidden = false;
+      box.select();
+    }),
+  );
+}
+
 $("steer").addEventListener("input", () => {
   // the chain takes the slider's temperature at its next look, once the slider rests
   clearTimeout(steering);
