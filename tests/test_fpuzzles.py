@@ -719,3 +719,10 @@ def test_payloads_of_garbage_text_only_raise_ndoku_errors(data: bytes) -> None:
     text = data.decode("latin-1")
     for wrapped in (text, "{" + text, "{ce:[[" + text):
         reads_or_refuses("https://sudokupad.app/scl" + compress_base64(wrapped))
+
+
+def test_show_offers_every_form_the_exchange_writes() -> None:
+    from ndoku.cli.looking import TO
+    from ndoku.tasks.links import FORMS
+
+    assert TO == FORMS
