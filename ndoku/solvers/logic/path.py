@@ -14,6 +14,17 @@ from ndoku.solvers.logic.board import Board, IntArray
 from ndoku.solvers.logic.chains import w_wing, x_chain, xy_wing, xyz_wing
 from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_forcing_chain
 from ndoku.solvers.logic.guess import guess
+from ndoku.solvers.logic.rules import (
+    CAGES,
+    IMPLIED,
+    LINES,
+    PAIRS,
+    PARITY,
+    locked_cage_digit,
+    narrowing,
+    rule_assignments,
+)
+from ndoku.solvers.logic.rules import STEP_NAMES as RULE_STEP_NAMES
 from ndoku.solvers.logic.techniques import (
     Step,
     fish,
@@ -37,13 +48,20 @@ def chains(board: Board) -> Step | None:
 
 
 #: Every technique in the order a path tries them (Sukaku Explainer's order, which rises
-#: with difficulty but for a few): (name, rating of its easiest form, finder). Those of
+#: with difficulty but for a few; the techniques of variant rules, :mod:`.rules`, among
+#: them by rating): (name, rating of its easiest form, finder). Those of
 #: :data:`UNIQUENESS` only when the path may assume the puzzle has one solution.
 TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("full house", 1.0, full_house),
     ("hidden single", 1.2, hidden_single),
     ("naked single", 2.3, naked_single),
+    ("even/odd", 1.0, narrowing(PARITY)),
+    ("dots and lines", 1.7, narrowing(PAIRS)),  # kropki, XV, thermometers, whispers, …
+    ("cage combinations", 2.0, narrowing(CAGES)),
+    ("sums and clues", 2.4, narrowing(LINES)),  # arrows, little killers, renban, sandwich, …
     ("locked candidates", 2.6, locked_candidates),
+    ("locked cage digit", 2.8, locked_cage_digit),
+    ("innies and outies", 3.0, narrowing(IMPLIED)),
     ("naked pair", 3.0, naked_subset(2, 3.0)),
     ("X-wing", 3.2, fish(2, 3.2)),
     ("hidden pair", 3.4, hidden_subset(2, 3.4)),
@@ -57,6 +75,7 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("naked quad", 5.0, naked_subset(4, 5.0)),
     ("jellyfish", 5.2, fish(4, 5.2)),
     ("hidden quad", 5.4, hidden_subset(4, 5.4)),
+    ("rule assignments", 4.0, rule_assignments),
     ("three strong links", 5.4, x_chain(3)),
     ("WXYZ-wing", 5.5, wing(4)),
     ("bivalue universal grave", 5.6, bivalue_universal_grave),
@@ -70,12 +89,16 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("dynamic forcing chain", 8.5, dynamic_chain(False)),
 )
 
-#: The techniques of :data:`TECHNIQUES` that hold only for a puzzle with one solution.
+#: The techniques of :data:`TECHNIQUES` that hold only for a puzzle with one solution, and
+#: only when every rule of it is a full unit: a cage, a thermometer or an anti-knight peer
+#: can tell the two solutions of a deadly pattern apart.
 UNIQUENESS = frozenset({"unique rectangles and loops", "bivalue universal grave"})
 
-#: What a path needs, easiest first: the level of the most advanced family it uses.
+#: What a path needs, easiest first: the level of the most advanced family it uses
+#: (``rules``: what one variant rule's cells allow, and the 45 rule).
 LEVELS = (
-    "singles", "intersections", "subsets", "fish", "wings", "chains", "forcing chains", "search",
+    "singles", "rules", "intersections", "subsets", "fish", "wings", "chains",
+    "forcing chains", "search",
 )  # fmt: skip
 
 #: The level of each technique (by the name its steps carry).
@@ -95,6 +118,9 @@ LEVEL_OF = {
     **dict.fromkeys(("WXYZ-wing", "VWXYZ-wing", "UVWXYZ-wing", "TUVWXYZ-wing"), "wings"),
     # patterns of a few cells rated among the wings (4.5 to 6), the assumption aside
     **dict.fromkeys(STEP_NAMES, "wings"),
+    **dict.fromkeys(RULE_STEP_NAMES, "rules"),
+    # a search of one rule's cells, rated as a pattern of a few cells
+    "rule assignments": "wings",
     **dict.fromkeys(("X-chain", "XY-chain", "alternating inference chain"), "chains"),
     **dict.fromkeys(
         ("Nishio", "cell forcing chain", "unit forcing chain", "dynamic forcing chain"),
@@ -116,8 +142,14 @@ LOGIC_NOTICE = (
 _warmed: set[str] = set()
 
 #: The small boards a technique is warmed on: one where steps are found, an empty one where
-#: none is (a 4×4 has the array types of every layout).
-_WARM_BOARDS = ("1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n", "0 0 0 0\n" * 4)
+#: none is, one with rules where each rule technique finds a step (a 4×4 has the array types
+#: of every layout).
+_WARM_BOARDS = (
+    "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n",
+    "0 0 0 0\n" * 4,
+    "0 0 0 0\n" * 4 + "\ncage 3: r1c1 r1c2\ncage 7: r3c3 r3c4\nwhite: r2c1 r2c2\nodd: r4c4\n"
+    "arrow: r4c3 > r3c2\n",
+)
 
 
 def _warm(name: str, find: Callable[[Board], object], deadline: Deadline) -> None:
@@ -145,11 +177,12 @@ def next_step(
     deadline: Deadline | None = None,
 ) -> Step | None:
     """The first step of the easiest technique that applies (those of :data:`UNIQUENESS`
-    only with ``assume_unique``); with ``solution``, a guess when none does; else None.
-    A technique is warmed before its first try in the process (:func:`_warm`), outside
-    ``deadline``."""
+    only with ``assume_unique``, on a puzzle whose rules are all units); with ``solution``,
+    a guess when none does; else None. A technique is warmed before its first try in the
+    process (:func:`_warm`), outside ``deadline``."""
+    plain = not board.puzzle.lowered.constraints and not board.puzzle.lowered.peers
     for name, _, find in TECHNIQUES:
-        if name in UNIQUENESS and not assume_unique:
+        if name in UNIQUENESS and not (assume_unique and plain):
             continue
         _warm(name, find, deadline or Deadline(MAX_SECONDS))
         step = find(board)
@@ -230,7 +263,8 @@ def solve_path(
         Stop after this many steps (``steps``; a hint takes one).
     assume_unique : bool
         Use the uniqueness techniques too (:data:`UNIQUENESS`): only for a puzzle known to
-        have one solution (on another, their steps may remove values of its solutions).
+        have one solution (on another, their steps may remove values of its solutions). A
+        puzzle with rules other than units (cages, lines, dots, more peers) never uses them.
 
     Examples
     --------
