@@ -79,6 +79,8 @@ def rule_sentence(
         )
     if step.technique == "cage combinations" and combos:
         return f"{name}: {said} can only be {combos} within its candidates; so {removed}."
+    if rule.kind in ("negative", "nonconsecutive"):  # a rule of the whole grid: its pair
+        return f"{name}: {_meaning(puzzle, rule, step, cell)}; so {removed}."
     return f"{name}: {said}: {_meaning(puzzle, rule, step, cell)}; so {removed}."
 
 
@@ -111,7 +113,7 @@ def _rule_named(puzzle: Puzzle, rule: Rule, cell: Callable[[int], str]) -> str:
     if kind in ("even", "odd"):
         return f"the {kind} {'cell' if len(cells) == 1 else 'cells'} {joined(cells)}"
     if kind in ("negative", "nonconsecutive"):
-        return "the negative constraint" if kind == "negative" else "non-consecutive"
+        return "the negative constraint" if kind == "negative" else "the non-consecutive rule"
     clue = {"little-killer": "little killer", "outside-sum": "outside sum"}.get(kind, kind)
     noun = clue if kind in ("little-killer", "outside-sum", "region") else f"{kind} clue"
     number = "" if rule.value is None else f" {rule.value}"
@@ -129,8 +131,10 @@ def _meaning(puzzle: Puzzle, rule: Rule, step: RuleStep, cell: Callable[[int], s
     if kind in ("negative", "nonconsecutive"):
         pair = step.constraints[0]
         a, b = (cell(c) for c in pair.cells)
-        mark = _NEGATIVE_MARKS.get((pair.kind, pair.number), _NOT[pair.kind][0])
         relation = _NOT[pair.kind][1].format(n=pair.number)
+        if kind == "nonconsecutive":
+            return f"{a} and {b} are neighbours, so they do not {relation}"
+        mark = _NEGATIVE_MARKS.get((pair.kind, pair.number), _NOT[pair.kind][0])
         return f"no {mark} joins {a} and {b}, so they do not {relation}"
     if kind == "white":
         return f"they differ by {1 if n is None else n}"
