@@ -62,6 +62,14 @@ def rule_sentence(
             f"{name}: {said} can only be {combos} within its candidates, so it holds {digit}, "
             f"in {places}; so {removed}."
         )
+    if step.technique == "cage digit from a unit":
+        digit = symbol(step.digits[0])
+        places = joined([cell(c) for c in step.cells], "or")
+        return (
+            f"{name}: in {unit(step.units[0])}, {digit} can only go in {places}, in {said}; so "
+            f"the cage holds {digit} and can only be {combos} within its candidates; so "
+            f"{removed}."
+        )
     if step.implied is not None:
         why = _implied(puzzle, step, cell, unit)
         if step.technique == "rule assignments":

@@ -11,19 +11,12 @@ from ndoku.jit import compiling_notice
 from ndoku.limits import DEFAULT_TIMEOUT, MAX_SECONDS, Deadline
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.logic.board import Board, IntArray
+from ndoku.solvers.logic.cages import cage_digit_from_unit, locked_cage_digit
 from ndoku.solvers.logic.chains import w_wing, x_chain, xy_wing, xyz_wing
 from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_forcing_chain
 from ndoku.solvers.logic.guess import guess
-from ndoku.solvers.logic.rules import (
-    CAGES,
-    IMPLIED,
-    LINES,
-    PAIRS,
-    PARITY,
-    locked_cage_digit,
-    narrowing,
-    rule_assignments,
-)
+from ndoku.solvers.logic.rule_search import rule_assignments
+from ndoku.solvers.logic.rules import CAGES, IMPLIED, LINES, PAIRS, PARITY, narrowing
 from ndoku.solvers.logic.rules import STEP_NAMES as RULE_STEP_NAMES
 from ndoku.solvers.logic.techniques import (
     Step,
@@ -61,6 +54,7 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("sums and clues", 2.4, narrowing(LINES)),  # arrows, little killers, renban, sandwich, …
     ("locked candidates", 2.6, locked_candidates),
     ("locked cage digit", 2.8, locked_cage_digit),
+    ("cage digit from a unit", 2.8, cage_digit_from_unit),
     ("innies and outies", 3.0, narrowing(IMPLIED)),
     ("naked pair", 3.0, naked_subset(2, 3.0)),
     ("X-wing", 3.2, fish(2, 3.2)),
@@ -93,6 +87,13 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
 #: only when every rule of it is a full unit: a cage, a thermometer or an anti-knight peer
 #: can tell the two solutions of a deadly pattern apart.
 UNIQUENESS = frozenset({"unique rectangles and loops", "bivalue universal grave"})
+
+#: The techniques of :data:`TECHNIQUES` of variant rules: tried (and their kernels loaded)
+#: only on a puzzle with rules other than units and peers.
+RULES = frozenset({
+    "even/odd", "dots and lines", "cage combinations", "sums and clues", "locked cage digit",
+    "cage digit from a unit", "innies and outies", "rule assignments",
+})  # fmt: skip
 
 #: What a path needs, easiest first: the level of the most advanced family it uses
 #: (``rules``: what one variant rule's cells allow, and the 45 rule).
@@ -180,9 +181,12 @@ def next_step(
     only with ``assume_unique``, on a puzzle whose rules are all units); with ``solution``,
     a guess when none does; else None. A technique is warmed before its first try in the
     process (:func:`_warm`), outside ``deadline``."""
-    plain = not board.puzzle.lowered.constraints and not board.puzzle.lowered.peers
+    ruled = bool(board.puzzle.lowered.constraints)
+    plain = not ruled and not board.puzzle.lowered.peers
     for name, _, find in TECHNIQUES:
         if name in UNIQUENESS and not (assume_unique and plain):
+            continue
+        if name in RULES and not ruled:
             continue
         _warm(name, find, deadline or Deadline(MAX_SECONDS))
         step = find(board)

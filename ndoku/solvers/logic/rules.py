@@ -42,9 +42,8 @@ from numpy.typing import NDArray
 
 from ndoku.jit import kernel
 from ndoku.model.constraints import Constraint
-from ndoku.solvers.bits import lowest
 from ndoku.solvers.implied import Implied, implied_sources
-from ndoku.solvers.logic.board import Board, BoolArray, IntArray
+from ndoku.solvers.logic.board import Board, IntArray
 from ndoku.solvers.logic.techniques import Step, cell_bits
 from ndoku.solvers.narrowing import narrow
 from ndoku.solvers.tables import Rules, combinations, rule_tables, rule_work
@@ -83,10 +82,6 @@ BY_KIND = {
 DISTINCT_CAGE = ("different digits", 1.5, CAGES)
 IMPLIED_STEP = ("innies and outies", 3.0, IMPLIED)
 LOCKED_RATING = 2.8
-#: The fallback: its rating for a rule of two cells, a tenth more per cell, at most the last.
-ASSIGNMENT_RATINGS = (4.0, 6.0)
-#: Nodes the fallback's search of one rule item may visit; past them it says nothing there.
-ASSIGNMENT_NODES = 50_000
 #: Rule kinds of the whole grid: each of their constraints (a pair of neighbours) is an item.
 GLOBAL_KINDS = frozenset({"negative", "nonconsecutive"})
 #: Rounds of narrowing one item's constraints in turn, at most (a fixed point comes sooner).
@@ -97,6 +92,7 @@ STEP_NAMES = (
     *dict.fromkeys(name for name, _, _ in BY_KIND.values()),
     IMPLIED_STEP[0],
     "locked cage digit",
+    "cage digit from a unit",
     "rule assignments",
 )
 
@@ -212,7 +208,12 @@ def _item(
 
 
 def board_bits(board: Board) -> NDArray[np.uint64]:
-    """Each cell's candidates as bits, a placed cell's value as its one bit."""
+    """Each cell's candidates as bits, a placed cell's value as its one bit (made once per
+    state of the board: read it, do not change it)."""
+    return board.derived("rule bits", _bits)
+
+
+def _bits(board: Board) -> NDArray[np.uint64]:
     bits = cell_bits(board.cand)
     placed = np.flatnonzero(board.values)
     bits[placed] = np.uint64(1) << (board.values[placed].astype(np.uint64) - np.uint64(1))
@@ -220,7 +221,7 @@ def board_bits(board: Board) -> NDArray[np.uint64]:
 
 
 @kernel()
-def _narrow_item(
+def narrow_item(
     it: int,
     local: NDArray[np.uint64],
     rules: Rules,
@@ -263,7 +264,7 @@ def _first_narrowing(
     for it in range(len(family)):
         if family[it] != want:
             continue
-        sound = _narrow_item(it, local, rules, size, item_ptr, item_constraints)
+        sound = narrow_item(it, local, rules, size, item_ptr, item_constraints)
         found = False
         for j in range(item_ptr[it], item_ptr[it + 1]):
             k = item_constraints[j]
@@ -301,7 +302,7 @@ def allowed_combinations(constraint: Constraint, bits: NDArray[np.uint64], size:
     return found
 
 
-def _removed(board: Board, cells: tuple[int, ...], before: NDArray[np.uint64],
+def removed_between(board: Board, cells: tuple[int, ...], before: NDArray[np.uint64],
              after: NDArray[np.uint64]) -> tuple[tuple[int, int], ...]:  # fmt: skip
     """(cell, value) of the candidates of free ``cells`` in ``before`` but not ``after``."""
     return tuple(
@@ -330,7 +331,7 @@ def narrowing(family: int) -> Callable[[Board], Step | None]:
         if it < 0:
             return None
         item = items.items[it]
-        removed = _removed(board, item.cells, bits, local)
+        removed = removed_between(board, item.cells, bits, local)
         if not removed:  # only a placed cell's value went: the board broke the rule
             return None
         combos: tuple[int, ...] = ()
@@ -345,217 +346,3 @@ def narrowing(family: int) -> Callable[[Board], Step | None]:
         )  # fmt: skip
 
     return find
-
-
-@kernel()
-def _locked_in_cage(
-    bits: NDArray[np.uint64], values: IntArray, rules: Rules, cages: IntArray, sees: BoolArray
-) -> tuple[int, int]:
-    """(constraint, value from 0) of the first cage whose every combination its candidates
-    allow holds the value, while a free cell outside it sees every place of the value in the
-    cage and has it; (-1, -1) for none."""
-    ptr, cells, combo_ptr, combos = rules[1], rules[2], rules[6], rules[7]
-    for k in cages:
-        start, end = ptr[k], ptr[k + 1]
-        need = ~np.uint64(0)
-        allowed = False
-        for t in range(combo_ptr[k], combo_ptr[k + 1]):
-            m = combos[t]
-            union = np.uint64(0)
-            meets = True
-            for i in range(start, end):
-                part = bits[cells[i]] & m
-                if part == np.uint64(0):
-                    meets = False
-                    break
-                union |= part
-            if meets and union == m:
-                need &= m
-                allowed = True
-        if not allowed:
-            continue
-        while need != np.uint64(0):
-            v = lowest(need)
-            need &= need - np.uint64(1)
-            bit = np.uint64(1) << np.uint64(v)
-            for c in range(len(bits)):
-                if values[c] or bits[c] & bit == np.uint64(0):
-                    continue
-                all_seen = True
-                for i in range(start, end):
-                    if bits[cells[i]] & bit and not sees[c, cells[i]]:
-                        all_seen = False
-                        break
-                if all_seen:
-                    return k, v
-    return -1, -1
-
-
-def locked_cage_digit(board: Board) -> Step | None:
-    """A digit every combination of a cage holds leaves the cells that see all its places
-    in the cage."""
-    if not board.puzzle.lowered.constraints:
-        return None
-    items = RuleItems.of(board)
-    if not len(items.cages):
-        return None
-    bits = board_bits(board)
-    sees = board.tables.sees
-    k, v = _locked_in_cage(bits, board.values, items.rules, items.cages, sees)
-    if k < 0:
-        return None
-    cage = items.constraints[k]
-    places = [c for c in cage.cells if int(bits[c]) >> v & 1]
-    removed = tuple(
-        (int(c), v + 1)
-        for c in np.flatnonzero(board.cand[:, v] & sees[:, places].all(axis=1))
-        if c not in cage.cells
-    )
-    combos = tuple(allowed_combinations(cage, bits, board.tables.size))
-    return RuleStep(
-        "locked cage digit", LOCKED_RATING, tuple(places), (), (v + 1,), eliminations=removed,
-        rule=cage.rule, combinations=combos, constraints=(cage,),
-    )  # fmt: skip
-
-
-@kernel()
-def _settle(
-    it: int,
-    local: NDArray[np.uint64],
-    rules: Rules,
-    size: int,
-    item_ptr: IntArray,
-    item_constraints: IntArray,
-    cells: IntArray,
-    sees: BoolArray,
-) -> bool:
-    """Narrow item ``it`` in ``local`` (its constraints, and a fixed cell's value out of the
-    item's cells that see it) until nothing changes; False on a contradiction."""
-    for _ in range(MOST_ROUNDS * len(cells)):
-        if not _narrow_item(it, local, rules, size, item_ptr, item_constraints):
-            return False
-        changed = False
-        for c in cells:
-            m = local[c]
-            if m & (m - np.uint64(1)) != np.uint64(0):
-                continue
-            for d in cells:
-                if d != c and sees[c, d] and local[d] & m != np.uint64(0):
-                    local[d] &= ~m
-                    if local[d] == np.uint64(0):
-                        return False
-                    changed = True
-        if not changed:
-            break
-    return True
-
-
-@kernel()
-def _support(
-    it: int,
-    bits: NDArray[np.uint64],
-    rules: Rules,
-    size: int,
-    item_ptr: IntArray,
-    item_constraints: IntArray,
-    cells: IntArray,
-    sees: BoolArray,
-    most: int,
-    stack: NDArray[np.uint64],
-    branch: IntArray,
-    left: NDArray[np.uint64],
-    support: NDArray[np.uint64],
-) -> int:
-    """Each of item ``it``'s ``cells``' values that some assignment within ``bits`` supports
-    (keeping its constraints, cells that see each other different) into ``support``: a
-    search that narrows the item at every node (:func:`_settle`; the kernels are exact on
-    fixed cells). 1 when done, 0 past ``most`` nodes, -1 when no assignment holds.
-    ``stack``: a board's room per level (levels × cells), ``branch`` and ``left`` the cell
-    (its place in ``cells``) and the values left to try per level."""
-    k = len(cells)
-    for i in range(k):
-        support[i] = np.uint64(0)
-        stack[0, cells[i]] = bits[cells[i]]
-    if not _settle(it, stack[0], rules, size, item_ptr, item_constraints, cells, sees):
-        return -1
-    level = 0
-    nodes = 0
-    found = False
-    while level >= 0:
-        board = stack[level]
-        if left[level] == np.uint64(0) and branch[level] >= 0:
-            level -= 1  # every value of this level's cell tried
-            continue
-        if branch[level] < 0:  # just settled: branch on a cell with several values, or record
-            branch[level] = -2
-            for i in range(k):
-                m = board[cells[i]]
-                if m & (m - np.uint64(1)) != np.uint64(0):
-                    branch[level] = i
-                    left[level] = m
-                    break
-            if branch[level] == -2:
-                found = True
-                done = True
-                for i in range(k):
-                    support[i] |= board[cells[i]]
-                    done &= support[i] == stack[0, cells[i]]
-                if done:
-                    return 1
-                level -= 1
-                continue
-        bit = left[level] & -left[level]
-        left[level] ^= bit
-        nodes += 1
-        if nodes > most:
-            return 0
-        nxt = stack[level + 1]
-        for i in range(k):
-            nxt[cells[i]] = board[cells[i]]
-        nxt[cells[branch[level]]] = bit
-        if _settle(it, nxt, rules, size, item_ptr, item_constraints, cells, sees):
-            level += 1
-            branch[level] = -1
-    return 1 if found else -1
-
-
-def rule_assignments(board: Board) -> Step | None:
-    """A candidate of a rule's cells that no assignment of them supports (the fallback; its
-    rating rises with the rule's cells). Items whose cells are as they were when last
-    searched to no avail are not searched again."""
-    if not board.puzzle.lowered.constraints:
-        return None
-    items = RuleItems.of(board)
-    bits = board_bits(board)
-    tried: dict[int, bytes] = board.memory.setdefault("rule assignments", {})
-    size = board.tables.size
-    longest = max(len(item.cells) for item in items.items)
-    stack = np.zeros((longest + 1, len(bits)), dtype=np.uint64)
-    branch = np.full(longest + 1, -1, dtype=np.int32)
-    left = np.zeros(longest + 1, dtype=np.uint64)
-    support = np.zeros(longest, dtype=np.uint64)
-    for it, item in enumerate(items.items):
-        cells = np.array(item.cells, dtype=np.int32)
-        state = bits[cells].tobytes()
-        if tried.get(it) == state:
-            continue
-        branch[0] = -1
-        done = _support(
-            it, bits, items.rules, size, items.item_ptr, items.item_constraints, cells,
-            board.tables.sees, ASSIGNMENT_NODES, stack, branch, left, support,
-        )  # fmt: skip
-        after = bits.copy()
-        after[cells] = support[: len(cells)]
-        removed = _removed(board, item.cells, bits, after) if done > 0 else ()
-        if not removed:
-            tried[it] = state  # searched to no avail (a step found is taken, and changes it)
-            continue
-        low, high = ASSIGNMENT_RATINGS
-        rating = round(min(low + 0.1 * max(len(item.cells) - 2, 0), high), 1)
-        units = item.implied.units if item.implied is not None else ()
-        return RuleStep(
-            "rule assignments", rating, item.cells, units, (), eliminations=removed,
-            rule=item.rule, implied=item.implied,
-            constraints=tuple(items.constraints[k] for k in item.constraints),
-        )  # fmt: skip
-    return None
