@@ -3,8 +3,8 @@
 - On random 4×4 boards with random rules of every kind (``helpers.random_ruled_puzzle``) and
   random candidates: every step removes only what no assignment of its rule's cells within
   their candidates supports, by enumeration with :func:`ndoku.model.constraints.holds`;
-  the fallback (rule assignments) removes exactly that, and when it finds nothing, every
-  rule's candidates are all supported (where it must not fire).
+  the searches (cage combinations, rule assignments) remove exactly that, and when they
+  find nothing, every rule's candidates are all supported (where they must not fire).
 - A locked cage digit leaves only cells that see, in every assignment of the cage, the cell
   holding it.
 - Paths: every step of a path on a random puzzle keeps every one of its solutions (all 288
@@ -30,9 +30,8 @@ from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.logic import Board, Step, solve_path
 from ndoku.solvers.logic.cages import cage_digit_from_unit, locked_cage_digit
 from ndoku.solvers.logic.path import LEVEL_OF, apply
-from ndoku.solvers.logic.rule_search import rule_assignments
+from ndoku.solvers.logic.rule_search import cage_combinations, rule_assignments
 from ndoku.solvers.logic.rules import (
-    CAGES,
     IMPLIED,
     LINES,
     PAIRS,
@@ -47,7 +46,7 @@ from ndoku.tasks.explain import describe, explain
 
 from helpers import DATA, kept_grids, random_ruled_puzzle
 
-FINDERS = [narrowing(f) for f in (PARITY, PAIRS, CAGES, LINES, IMPLIED)]
+FINDERS = [*(narrowing(f) for f in (PARITY, PAIRS, LINES, IMPLIED)), cage_combinations]
 
 
 def _masks(board: Board, cells: tuple[int, ...]) -> dict[int, int]:
@@ -114,7 +113,7 @@ def _check_step(board: Board, step: Step) -> None:
     for c, v in step.eliminations:
         assert not board.values[c] and board.cand[c, v - 1], step
         assert not support[c] >> (v - 1) & 1, (step, support)
-    if step.technique == "rule assignments":
+    if step.technique in ("rule assignments", "cage combinations", "different digits"):
         assert any(support.values()), step  # where no assignment fits, it says nothing
         unsupported = {
             (c, v)
@@ -146,7 +145,8 @@ def test_rule_steps_remove_only_what_no_assignment_supports(seed: int) -> None:
         if not steps:
             break
         apply(board, rng.choice(steps))
-    if rule_assignments(board) is None:  # must not fire: every rule's candidates supported
+    if rule_assignments(board) is None and cage_combinations(board) is None:
+        # must not fire: every rule's candidates supported
         items = RuleItems.of(board)
         for item in items.items:
             constraints = tuple(items.constraints[k] for k in item.constraints)
@@ -305,6 +305,10 @@ SENTENCES = [
      "r1c1 – r2c2 – r3c3: it reads the same both ways: r1c1 = r3c3; so "),
     ("0 0 0 0", "little-killer 4 dr: r0c1", "little killer", None),
     ("1 0 0 0", "cage: r1c1 r2c2 r3c3 r4c4", "different digits", None),
+    ("0 0 0 0\n0 0 0 0\n0 2 0 0\n0 4 0 0", "cage 5: r1c1 r1c2", "cage combinations",
+     "Cage combinations: the cage r1c1 and r1c2 (sum 5) can only be 1+4 or 2+3 within its "
+     "candidates, placed as r1c1 = 2 with r1c2 = 3 or r1c1 = 4 with r1c2 = 1; so r1c1 loses "
+     "1, 3."),
 ]  # fmt: skip
 
 
@@ -312,7 +316,8 @@ SENTENCES = [
 def test_each_rule_step_says_its_rule(
     row: str, rule: str, technique: str, said: str | None
 ) -> None:
-    [puzzle] = read_puzzles(text=row + "\n" + "0 0 0 0\n" * 3 + "\n" + rule + "\n")
+    rows = row + "\n" + "0 0 0 0\n" * (3 - row.count("\n"))
+    [puzzle] = read_puzzles(text=rows + "\n" + rule + "\n")
     path = solve_path(puzzle)
     step = next(s for s in path.steps if s.technique == technique)
     assert technique in STEP_NAMES and LEVEL_OF[technique] == "rules"

@@ -86,7 +86,16 @@ def rule_sentence(
             f"the rest; so {removed}."
         )
     if step.technique == "cage combinations" and combos:
-        return f"{name}: {said} can only be {combos} within its candidates; so {removed}."
+        fits = ""
+        if step.assignments:
+            ways = [
+                " with ".join(
+                    f"{cell(c)} = {symbol(v)}" for c, v in zip(step.cells, a, strict=True)
+                )
+                for a in step.assignments
+            ]
+            fits = f", placed as {joined(ways, 'or')}"
+        return f"{name}: {said} can only be {combos} within its candidates{fits}; so {removed}."
     if rule.kind in ("negative", "nonconsecutive"):  # a rule of the whole grid: its pair
         return f"{name}: {_meaning(puzzle, rule, step, cell)}; so {removed}."
     return f"{name}: {said}: {_meaning(puzzle, rule, step, cell)}; so {removed}."

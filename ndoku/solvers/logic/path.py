@@ -15,8 +15,8 @@ from ndoku.solvers.logic.cages import cage_digit_from_unit, locked_cage_digit
 from ndoku.solvers.logic.chains import w_wing, x_chain, xy_wing, xyz_wing
 from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_forcing_chain
 from ndoku.solvers.logic.guess import guess
-from ndoku.solvers.logic.rule_search import rule_assignments
-from ndoku.solvers.logic.rules import CAGES, IMPLIED, LINES, PAIRS, PARITY, narrowing
+from ndoku.solvers.logic.rule_search import cage_combinations, rule_assignments
+from ndoku.solvers.logic.rules import IMPLIED, LINES, PAIRS, PARITY, narrowing
 from ndoku.solvers.logic.rules import STEP_NAMES as RULE_STEP_NAMES
 from ndoku.solvers.logic.techniques import (
     Step,
@@ -50,7 +50,7 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("naked single", 2.3, naked_single),
     ("even/odd", 1.0, narrowing(PARITY)),
     ("dots and lines", 1.7, narrowing(PAIRS)),  # kropki, XV, thermometers, whispers, …
-    ("cage combinations", 2.0, narrowing(CAGES)),
+    ("cage combinations", 2.0, cage_combinations),
     ("sums and clues", 2.4, narrowing(LINES)),  # arrows, little killers, renban, sandwich, …
     ("locked candidates", 2.6, locked_candidates),
     ("locked cage digit", 2.8, locked_cage_digit),

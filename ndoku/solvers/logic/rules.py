@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 from ndoku.jit import kernel
 from ndoku.model.constraints import Constraint
 from ndoku.solvers.implied import Implied, implied_sources
-from ndoku.solvers.logic.board import Board, IntArray
+from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 from ndoku.solvers.logic.techniques import Step, cell_bits
 from ndoku.solvers.narrowing import narrow
 from ndoku.solvers.tables import Rules, combinations, rule_tables, rule_work
@@ -111,12 +111,16 @@ class RuleStep(Step):
         Of a cage (or an implied one): the combinations its candidates allowed (bit masks).
     constraints : tuple of Constraint
         The constraints it narrowed (of the rule, or the implied sum).
+    assignments : tuple of tuple of int
+        Of a small cage: every assignment of its cells its candidates allow (values in the
+        order of its cells).
     """
 
     rule: int = -1
     implied: Implied | None = None
     combinations: tuple[int, ...] = ()
     constraints: tuple[Constraint, ...] = ()
+    assignments: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,7 @@ class RuleItems:
     item_constraints: IntArray
     family: IntArray
     cages: IntArray  # the written cages with a sum (constraint indices)
+    member: BoolArray  # items × cells: the item's cells
 
     @classmethod
     def of(cls, board: Board) -> RuleItems:
@@ -182,6 +187,9 @@ class RuleItems:
         lengths = [len(item.constraints) for item in items]
         flat = [k for item in items for k in item.constraints]
         cages = [k for k, c in enumerate(lowered) if c.kind == "cage"]
+        member = np.zeros((len(items), puzzle.n_cells), dtype=bool)
+        for i, item in enumerate(items):
+            member[i, list(item.cells)] = True
         return cls(
             constraints,
             rule_work(rule_tables(constraints, puzzle.size), puzzle.size),
@@ -190,6 +198,7 @@ class RuleItems:
             np.array(flat, dtype=np.int32),
             np.array([item.family for item in items], dtype=np.int32),
             np.array(cages, dtype=np.int32),
+            member,
         )
 
 
