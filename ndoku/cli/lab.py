@@ -74,8 +74,8 @@ def rate(
     """Rate the puzzles in FILES by their solving path: the easiest technique that applies,
     step after step (as 'ndoku explain' shows it).
 
-    Each line gives the level (what the path needs: singles, intersections, subsets, fish,
-    wings, chains, forcing chains, or search when it had to guess), the score (the
+    Each line gives the level (what the path needs: singles, rules, intersections, subsets,
+    fish, wings, chains, forcing chains, or search when it had to guess), the score (the
     hardest step's rating, on Sukaku Explainer's 9×9 scale), the hardest technique, the
     techniques used and how often; then the exact solver's guesses and nodes and the
     Metropolis opinion (the median proposals of the chains). A path the --timeout stopped

@@ -12,6 +12,7 @@ open where the unit's total closes them).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,6 +25,29 @@ from ndoku.model.units import COLUMN, ROW
 MOST_CELLS = 3
 #: Neighbouring rows (or columns) taken together, at most.
 MOST_LINES = 3
+
+
+@dataclass(frozen=True)
+class Implied:
+    """An implied sum and what it rests on (what the logic engine says of it).
+
+    Attributes
+    ----------
+    constraint : Constraint
+        The sum: a ``cage`` (cells of one unit) or a ``sum``.
+    units : tuple of int
+        The unit, or the neighbouring rows or columns, whose total it takes.
+    cages : tuple of int
+        The cages it takes from that total (indices in the constraints given).
+    innies : bool
+        Innies (the cells of the units the cages leave), else outies (the cells the cages
+        hold beyond the units).
+    """
+
+    constraint: Constraint
+    units: tuple[int, ...]
+    cages: tuple[int, ...]
+    innies: bool
 
 
 def implied_sums(constraints: Sequence[Constraint], frame: Frame) -> list[Constraint]:
@@ -43,7 +67,21 @@ def implied_sums(constraints: Sequence[Constraint], frame: Frame) -> list[Constr
     sum (4, 5, 6) 9
     sum (7,) 1
     """
-    cages = [c for c in constraints if c.kind == "cage"]
+    return [found.constraint for found in implied_sources(constraints, frame)]
+
+
+def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Implied]:
+    """:func:`implied_sums`, each with the units and cages it rests on.
+
+    >>> from ndoku.model.layout import load_layout
+    >>> frame = Frame.of(load_layout("4x4"))
+    >>> cages = [Constraint("cage", (0, 1), 3), Constraint("cage", (2, 3, 7), 8)]
+    >>> first = implied_sources(cages, frame)[0]
+    >>> first.constraint.cells, first.units, first.cages, first.innies
+    ((2, 3), (0,), (0,), True)
+    """
+    index = [k for k, c in enumerate(constraints) if c.kind == "cage"]
+    cages = [constraints[k] for k in index]
     if not cages:
         return []
     member = np.zeros((len(cages), frame.n_cells), dtype=np.float32)  # cage × cell
@@ -52,7 +90,7 @@ def implied_sums(constraints: Sequence[Constraint], frame: Frame) -> list[Constr
     covered = member.sum(axis=0)
     if (covered > 1).any():
         return []
-    groups, lines = frame.table("implied-sum groups", _groups)
+    groups, lines, units_of = frame.table("implied-sum groups", _groups)
     sums = np.array([c.number for c in cages], dtype=np.float32)
     # products of 0/1 matrices in floats (BLAS): exact counts, far quicker than integers
     meets = (member @ groups.T > 0).astype(np.float32)  # cage × group
@@ -62,8 +100,12 @@ def implied_sums(constraints: Sequence[Constraint], frame: Frame) -> list[Constr
     rest = in_group & ~(inside.T @ member > 0)
     beyond = (meets.T @ member > 0) & ~in_group
     whole = ~(in_group & (covered == 0)).any(axis=1)
-    found: list[Constraint] = []
+    found: list[Implied] = []
     known = {c.cells for c in cages}
+
+    def used(column: NDArray[np.float32]) -> tuple[int, ...]:
+        return tuple(index[i] for i in np.flatnonzero(column))
+
     innies = (inside.sum(axis=0) > 0) & _sized(rest)
     lefts = (totals - sums @ inside).astype(np.int64).tolist()  # what each group's cages leave
     extras = (sums @ meets - totals).astype(np.int64).tolist()  # what they add beyond it
@@ -72,11 +114,13 @@ def implied_sums(constraints: Sequence[Constraint], frame: Frame) -> list[Constr
         if cells not in known:
             # a unit's cells differ
             kind, weights = ("cage", ()) if single[g] else ("sum", (1,) * len(cells))
-            found.append(Constraint(kind, cells, lefts[g], weights))
+            sum_ = Constraint(kind, cells, lefts[g], weights)
+            found.append(Implied(sum_, units_of[g], used(inside[:, g]), True))
             known.add(cells)
     for g, cells in _cells_of(beyond, whole & _sized(beyond)):
         if cells not in known:
-            found.append(Constraint("sum", cells, extras[g], (1,) * len(cells)))
+            sum_ = Constraint("sum", cells, extras[g], (1,) * len(cells))
+            found.append(Implied(sum_, units_of[g], used(meets[:, g]), False))
             known.add(cells)
     return found
 
@@ -98,28 +142,32 @@ def _cells_of(
     return [(g, tuple(flat[starts[k] : starts[k + 1]])) for k, g in enumerate(index)]
 
 
-def _groups(frame: Frame) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
+def _groups(
+    frame: Frame,
+) -> tuple[NDArray[np.float32], NDArray[np.int64], list[tuple[int, ...]]]:
     """Every unit, then runs of 2 to :data:`MOST_LINES` rows (or columns) that lie side by
-    side over the same span: each group's cells (group × cell, 0 or 1) and its number of
-    lines."""
+    side over the same span: each group's cells (group × cell, 0 or 1), its number of
+    lines and its units."""
     units, cell_rc = frame.units, frame.cell_rc
-    found = [(units[u], 1) for u in range(len(units))]
+    found: list[tuple[NDArray[np.int32], tuple[int, ...]]] = [
+        (units[u], (u,)) for u in range(len(units))
+    ]
     for kind, along, across in ((ROW, 0, 1), (COLUMN, 1, 0)):
-        runs: dict[tuple[int, int, int], NDArray[np.int32]] = {}
-        for u in np.flatnonzero(units.kind == kind):
-            cells = units[u]
-            spot = cell_rc[cells]
+        runs: dict[tuple[int, int, int], int] = {}
+        for line in np.flatnonzero(units.kind == kind).tolist():
+            spot = cell_rc[units[line]]
             key = (int(spot[0, along]), int(spot[:, across].min()), int(spot[:, across].max()))
-            runs[key] = cells
-        for (at, low, high), cells in sorted(runs.items()):
-            run = [cells]
+            runs[key] = line
+        for (at, low, high), first in sorted(runs.items()):
+            run = [first]
             for k in range(1, MOST_LINES):
                 more = runs.get((at + k, low, high))
                 if more is None:
                     break
                 run.append(more)
-                found.append((np.concatenate(run), k + 1))
+                found.append((np.concatenate([units[v] for v in run]), tuple(run)))
     groups = np.zeros((len(found), frame.n_cells), dtype=np.float32)
     for g, (cells, _) in enumerate(found):
         groups[g, cells] = 1
-    return groups, np.array([n for _, n in found], dtype=np.int64)
+    lines = np.array([len(run) for _, run in found], dtype=np.int64)
+    return groups, lines, [run for _, run in found]

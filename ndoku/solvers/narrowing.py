@@ -206,9 +206,7 @@ def _enumerate_sum(
 
 
 @kernel()
-def _keep_covering(
-    out: MaskArray, start: int, end: int, values: np.uint64, keep: MaskArray
-) -> bool:
+def keep_covering(out: MaskArray, start: int, end: int, values: np.uint64, keep: MaskArray) -> bool:
     """Whether every cell meets the set ``values`` and the cells together cover it (a cage's
     combination, a renban's window); if so, each cell's part of it joins ``keep``."""
     union = _ZERO
@@ -243,7 +241,7 @@ def _combinations(
         keep[i] = _ZERO
     found = False
     for t in range(first, last):
-        found |= _keep_covering(out, start, end, combos[t], keep)
+        found |= keep_covering(out, start, end, combos[t], keep)
     if not found:
         return -1
     for i in range(start, end):
@@ -352,7 +350,7 @@ def _renban(out: MaskArray, start: int, end: int, size: int, work: MaskArray) ->
         keep[i] = _ZERO
     any_window = False
     for s in range(size - k + 1):
-        any_window |= _keep_covering(out, start, end, span << np.uint64(s), keep)
+        any_window |= keep_covering(out, start, end, span << np.uint64(s), keep)
     if not any_window:
         return -1
     for i in range(start, end):

@@ -22,9 +22,11 @@ from ndoku.solvers.logic import Board, Path, Step, solve_path
 from ndoku.solvers.logic.board import Tables
 from ndoku.solvers.logic.forcing import node_of
 from ndoku.solvers.logic.path import PROOF_UP_TO, apply
+from ndoku.solvers.logic.rules import RuleStep
 from ndoku.solvers.logic.techniques import SUBSET_NAMES
 from ndoku.solvers.logic.uniqueness import UniquenessStep
 from ndoku.tasks.display import explanation_html
+from ndoku.tasks.rule_sentences import joined, rule_sentence
 from ndoku.tasks.verify import problems
 from ndoku.text.words import plural
 
@@ -192,9 +194,17 @@ def describe(puzzle: Puzzle, step: Step) -> str:
     """One step in plain words."""
     symbol = puzzle.grid.style.symbol
     tables = Tables.of(puzzle.frame)
+    if isinstance(step, RuleStep):
+        return rule_sentence(
+            puzzle,
+            step,
+            lambda c: cell_name(puzzle, c),
+            lambda u: unit_name(puzzle, tables, u),
+            _removed(puzzle, step),
+        )
     name = step.technique[0].upper() + step.technique[1:]
-    digits = _and([symbol(v) for v in step.digits])
-    cells = _and([cell_name(puzzle, c) for c in step.cells])
+    digits = joined([symbol(v) for v in step.digits])
+    cells = joined([cell_name(puzzle, c) for c in step.cells])
     units = [unit_name(puzzle, tables, u) for u in step.units]
     if step.technique == "full house":
         return f"{name}: {cells} is the last free cell of {units[0]}, so it holds {digits}."
@@ -260,7 +270,7 @@ def describe(puzzle: Puzzle, step: Step) -> str:
             "solution (proved by search)."
         )
     k = len(step.units) // 2
-    base, cover = _and(units[:k]), _and(units[k:])
+    base, cover = joined(units[:k]), joined(units[k:])
     return f"{name} on {digits}: in {base}, {digits} can only go in {cover}; so {removed}."
 
 
@@ -271,10 +281,10 @@ def _uniqueness(puzzle: Puzzle, step: UniquenessStep, units: list[str]) -> str:
     for cell, value in step.rescue:
         holders.setdefault(cell, []).append(symbol(value))
     names = [cell_name(puzzle, c) for c in holders]
-    either = _and(names, "or")
+    either = joined(names, "or")
     values = sorted({v for _, v in step.rescue})
     if step.technique.startswith("BUG"):
-        rescued = _and([f"{cell_name(puzzle, c)}'s {_and(vs)}" for c, vs in holders.items()])
+        rescued = joined([f"{cell_name(puzzle, c)}'s {joined(vs)}" for c, vs in holders.items()])
         why = (
             f"without {rescued}, every free cell would have two candidates and every value two "
             "places in each unit that lacks it, and such a grid has no solution or several"
@@ -282,32 +292,32 @@ def _uniqueness(puzzle: Puzzle, step: UniquenessStep, units: list[str]) -> str:
         other = "its other value"
     else:
         x, y = (symbol(v) for v in step.digits)
-        cells = _and([cell_name(puzzle, c) for c in step.cells])
+        cells = joined([cell_name(puzzle, c) for c in step.cells])
         why = (
             f"{cells} all have {x} and {y}; if none held another value, {x} and {y} could "
             "swap places in them and the puzzle would have two solutions"
         )
         other = "another value"
     if step.kind == 1:
-        return f"{why}. So {names[0]} holds {_and(holders[step.rescue[0][0]], 'or')}"
+        return f"{why}. So {names[0]} holds {joined(holders[step.rescue[0][0]], 'or')}"
     if step.kind == 2:
-        return f"{why}. So one of {_and(names)} holds {symbol(values[0])}"
+        return f"{why}. So one of {joined(names)} holds {symbol(values[0])}"
     if step.kind == 4:
         w = symbol(step.link)
         return (
             f"{why}. So {either} holds {other}; in {units[0]}, {w} can only go in {either}, "
             f"so one holds {w} and the other {other}"
         )
-    subset = _and([cell_name(puzzle, c) for c in step.subset])
-    digits = _and([symbol(v) for v in step.subset_digits])
+    subset = joined([cell_name(puzzle, c) for c in step.subset])
+    digits = joined([symbol(v) for v in step.subset_digits])
     if step.hidden:
         return (
-            f"{why}. So at most one of {_and(names)} holds {x} or {y}, and in {units[0]}, "
+            f"{why}. So at most one of {joined(names)} holds {x} or {y}, and in {units[0]}, "
             f"{digits} can only go in {subset} and that one"
         )
     kind = SUBSET_NAMES[len(step.subset_digits)]
     return (
-        f"{why}. So {either} holds {_and([symbol(v) for v in values], 'or')}, which with "
+        f"{why}. So {either} holds {joined([symbol(v) for v in values], 'or')}, which with "
         f"{subset} makes a naked {kind} on {digits} in {units[0]}"
     )
 
@@ -367,10 +377,6 @@ def _span(numbers: object) -> str:
     return f"{low}" if low == high else f"{low}-{high}"
 
 
-def _and(words: list[str], last: str = "and") -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
-
-
 def _removed(puzzle: Puzzle, step: Step) -> str:
     """``7 leaves r4c4 and r6c8`` when one value goes, else by cell: ``r1c4 loses 3; r1c9
     loses 3, 8`` (in the step's order)."""
@@ -380,5 +386,5 @@ def _removed(puzzle: Puzzle, step: Step) -> str:
         by_cell.setdefault(cell, []).append(symbol(value))
     values = {v for _, v in step.eliminations}
     if len(values) == 1:
-        return f"{symbol(values.pop())} leaves {_and([cell_name(puzzle, c) for c in by_cell])}"
+        return f"{symbol(values.pop())} leaves {joined([cell_name(puzzle, c) for c in by_cell])}"
     return "; ".join(f"{cell_name(puzzle, c)} loses {', '.join(v)}" for c, v in by_cell.items())

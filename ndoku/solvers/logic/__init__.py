@@ -8,7 +8,10 @@
   dynamic ones (assumptions followed through singles), and :mod:`.forcing`, the steps they
   make (forcing chains, cell and unit forcing chains, Nishio, dynamic chains);
 - :mod:`.uniqueness`: unique rectangles and loops, and BUG, only for a puzzle known to have
-  one solution (``assume_unique``);
+  one solution (``assume_unique``) whose rules are all units;
+- :mod:`.rules`: the techniques of variant rules (cage combinations, dots and lines, sums,
+  even/odd, innies and outies), :mod:`.cages` those that look beyond a cage (locked cage
+  digits, a unit's digit in a cage), :mod:`.rule_search` a search of one rule's cells;
 - :mod:`.guess`: the last resort, a guess from the proved solution (counted);
 - :mod:`.path`: every technique easiest first (:data:`~.path.TECHNIQUES`), the easiest step
   applied until solved or stuck.

@@ -11,9 +11,13 @@ from ndoku.jit import compiling_notice
 from ndoku.limits import DEFAULT_TIMEOUT, MAX_SECONDS, Deadline
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.logic.board import Board, IntArray
+from ndoku.solvers.logic.cages import cage_digit_from_unit, locked_cage_digit
 from ndoku.solvers.logic.chains import w_wing, x_chain, xy_wing, xyz_wing
 from ndoku.solvers.logic.forcing import dynamic_chain, forcing_chains, group_forcing_chain
 from ndoku.solvers.logic.guess import guess
+from ndoku.solvers.logic.rule_search import cage_combinations, rule_assignments
+from ndoku.solvers.logic.rules import IMPLIED, LINES, PAIRS, PARITY, narrowing
+from ndoku.solvers.logic.rules import STEP_NAMES as RULE_STEP_NAMES
 from ndoku.solvers.logic.techniques import (
     Step,
     fish,
@@ -37,13 +41,21 @@ def chains(board: Board) -> Step | None:
 
 
 #: Every technique in the order a path tries them (Sukaku Explainer's order, which rises
-#: with difficulty but for a few): (name, rating of its easiest form, finder). Those of
+#: with difficulty but for a few; the techniques of variant rules, :mod:`.rules`, among
+#: them by rating): (name, rating of its easiest form, finder). Those of
 #: :data:`UNIQUENESS` only when the path may assume the puzzle has one solution.
 TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("full house", 1.0, full_house),
     ("hidden single", 1.2, hidden_single),
     ("naked single", 2.3, naked_single),
+    ("even/odd", 1.0, narrowing(PARITY)),
+    ("dots and lines", 1.7, narrowing(PAIRS)),  # kropki, XV, thermometers, whispers, …
+    ("cage combinations", 2.0, cage_combinations),
+    ("sums and clues", 2.4, narrowing(LINES)),  # arrows, little killers, renban, sandwich, …
     ("locked candidates", 2.6, locked_candidates),
+    ("locked cage digit", 2.8, locked_cage_digit),
+    ("cage digit from a unit", 2.8, cage_digit_from_unit),
+    ("innies and outies", 3.0, narrowing(IMPLIED)),
     ("naked pair", 3.0, naked_subset(2, 3.0)),
     ("X-wing", 3.2, fish(2, 3.2)),
     ("hidden pair", 3.4, hidden_subset(2, 3.4)),
@@ -57,6 +69,7 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("naked quad", 5.0, naked_subset(4, 5.0)),
     ("jellyfish", 5.2, fish(4, 5.2)),
     ("hidden quad", 5.4, hidden_subset(4, 5.4)),
+    ("rule assignments", 4.0, rule_assignments),
     ("three strong links", 5.4, x_chain(3)),
     ("WXYZ-wing", 5.5, wing(4)),
     ("bivalue universal grave", 5.6, bivalue_universal_grave),
@@ -70,7 +83,9 @@ TECHNIQUES: tuple[tuple[str, float, Callable[[Board], Step | None]], ...] = (
     ("dynamic forcing chain", 8.5, dynamic_chain(False)),
 )
 
-#: The techniques of :data:`TECHNIQUES` that hold only for a puzzle with one solution.
+#: The techniques of :data:`TECHNIQUES` that hold only for a puzzle with one solution, and
+#: only when every rule of it is a full unit: a cage, a thermometer or an anti-knight peer
+#: can tell the two solutions of a deadly pattern apart.
 UNIQUENESS = frozenset({"unique rectangles and loops", "bivalue universal grave"})
 
 #: The last technique of a quick proof that a puzzle has one solution: a path of singles and
@@ -79,9 +94,18 @@ UNIQUENESS = frozenset({"unique rectangles and loops", "bivalue universal grave"
 #: where the exact search takes 8 to 10 s.
 PROOF_UP_TO = "locked candidates"
 
-#: What a path needs, easiest first: the level of the most advanced family it uses.
+#: The techniques of :data:`TECHNIQUES` of variant rules: tried (and their kernels loaded)
+#: only on a puzzle with rules other than units and peers.
+RULES = frozenset({
+    "even/odd", "dots and lines", "cage combinations", "sums and clues", "locked cage digit",
+    "cage digit from a unit", "innies and outies", "rule assignments",
+})  # fmt: skip
+
+#: What a path needs, easiest first: the level of the most advanced family it uses
+#: (``rules``: what one variant rule's cells allow, and the 45 rule).
 LEVELS = (
-    "singles", "intersections", "subsets", "fish", "wings", "chains", "forcing chains", "search",
+    "singles", "rules", "intersections", "subsets", "fish", "wings", "chains",
+    "forcing chains", "search",
 )  # fmt: skip
 
 #: The level of each technique (by the name its steps carry).
@@ -101,6 +125,9 @@ LEVEL_OF = {
     **dict.fromkeys(("WXYZ-wing", "VWXYZ-wing", "UVWXYZ-wing", "TUVWXYZ-wing"), "wings"),
     # patterns of a few cells rated among the wings (4.5 to 6), the assumption aside
     **dict.fromkeys(STEP_NAMES, "wings"),
+    **dict.fromkeys(RULE_STEP_NAMES, "rules"),
+    # a search of one rule's cells, rated as a pattern of a few cells
+    "rule assignments": "wings",
     **dict.fromkeys(("X-chain", "XY-chain", "alternating inference chain"), "chains"),
     **dict.fromkeys(
         ("Nishio", "cell forcing chain", "unit forcing chain", "dynamic forcing chain"),
@@ -122,8 +149,14 @@ LOGIC_NOTICE = (
 _warmed: set[str] = set()
 
 #: The small boards a technique is warmed on: one where steps are found, an empty one where
-#: none is (a 4×4 has the array types of every layout).
-_WARM_BOARDS = ("1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n", "0 0 0 0\n" * 4)
+#: none is, one with rules where each rule technique finds a step (a 4×4 has the array types
+#: of every layout).
+_WARM_BOARDS = (
+    "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n",
+    "0 0 0 0\n" * 4,
+    "0 0 0 0\n" * 4 + "\ncage 3: r1c1 r1c2\ncage 7: r3c3 r3c4\nwhite: r2c1 r2c2\nodd: r4c4\n"
+    "arrow: r4c3 > r3c2\n",
+)
 
 
 def _warm(name: str, find: Callable[[Board], object], deadline: Deadline) -> None:
@@ -147,11 +180,12 @@ def _warm(name: str, find: Callable[[Board], object], deadline: Deadline) -> Non
 def warm(up_to: str) -> None:
     """Compile (or load) the kernels of every technique up to ``up_to`` now, as the first
     path to reach them would (a server before its first request, a second process beside a
-    first command)."""
+    first command); those of variant rules (:data:`RULES`) wait for a puzzle with rules."""
     deadline = Deadline(MAX_SECONDS)
     _warm("contradiction", Board.contradiction, deadline)
     for name, _, find in TECHNIQUES:
-        _warm(name, find, deadline)
+        if name not in RULES:
+            _warm(name, find, deadline)
         if name == up_to:
             return
     raise ValueError(f"no technique is named {up_to!r}")
@@ -165,11 +199,16 @@ def next_step(
     up_to: str | None = None,
 ) -> Step | None:
     """The first step of the easiest technique that applies (those of :data:`UNIQUENESS`
-    only with ``assume_unique``; none after the technique named ``up_to``); with
-    ``solution``, a guess when none does; else None. A technique is warmed before its first
-    try in the process (:func:`_warm`), outside ``deadline``."""
+    only with ``assume_unique``, on a puzzle whose rules are all units; none after the
+    technique named ``up_to``); with ``solution``, a guess when none does; else None. A
+    technique is warmed before its first try in the process (:func:`_warm`), outside
+    ``deadline``."""
+    ruled = bool(board.puzzle.lowered.constraints)
+    plain = not ruled and not board.puzzle.lowered.peers
     for name, _, find in TECHNIQUES:
-        if name in UNIQUENESS and not assume_unique:
+        if name in UNIQUENESS and not (assume_unique and plain):
+            continue
+        if name in RULES and not ruled:
             continue
         _warm(name, find, deadline or Deadline(MAX_SECONDS))
         step = find(board)
@@ -253,7 +292,8 @@ def solve_path(
         Stop after this many steps (``steps``; a hint takes one).
     assume_unique : bool
         Use the uniqueness techniques too (:data:`UNIQUENESS`): only for a puzzle known to
-        have one solution (on another, their steps may remove values of its solutions).
+        have one solution (on another, their steps may remove values of its solutions). A
+        puzzle with rules other than units (cages, lines, dots, more peers) never uses them.
     up_to : str, optional
         The last technique of :data:`TECHNIQUES` to try (:data:`PROOF_UP_TO` for a quick
         proof). Until a step needs a later one, the path is the one without it.
