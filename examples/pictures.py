@@ -120,6 +120,13 @@ def killer_samurai() -> Scene:
     return picture(puzzle)
 
 
+def generated_killer_samurai() -> Scene:
+    """The killer Samurai ``ndoku generate samurai --rules killer --seed 0`` made
+    (``examples/killer_samurai_generated.txt``): no given, its cages alone make it unique."""
+    [puzzle] = read_puzzles(HERE / "killer_samurai_generated.txt")
+    return picture(puzzle)
+
+
 def every_kind() -> Scene:
     """Every kind of rule ndoku reads, drawn (``ndoku show --png`` of :data:`EVERY_KIND`)."""
     [puzzle] = read_puzzles(text=EVERY_KIND)
@@ -136,6 +143,7 @@ def main() -> None:
         ("pencil_marks", pencil_marks, 1.5),
         ("book_page", book_page, SCALE),
         ("killer_samurai", killer_samurai, SCALE),
+        ("generated_killer_samurai", generated_killer_samurai, SCALE),
         ("rules", every_kind, 2.0),
     ):
         path = FIGURES / f"picture_{name}.png"
