@@ -176,7 +176,7 @@ def test_targets_outside_the_bounds_are_refused(givens: int, message: str) -> No
     [
         ({"givens": 30, "difficulty": "singles"}, "not both"),
         ({"givens": 30, "needs": "X-wing"}, "not both"),
-        ({"difficulty": "fiendish"}, r"unknown difficulty 'fiendish' \(known: singles, inter"),
+        ({"difficulty": "fiendish"}, r"unknown difficulty 'fiendish' \(known: singles, rules"),
         ({"difficulty": "hard"}, "'hard' is gone: levels are named by what a solving path"),
         ({"needs": "unicorn"}, r"unknown technique 'unicorn' \(known: full house, hidden"),
         ({"difficulty": "subsets", "needs": "XY-wing"}, "level subsets cannot use XY-wing"),

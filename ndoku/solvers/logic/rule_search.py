@@ -197,7 +197,14 @@ def cage_combinations(board: Board) -> Step | None:
     """A cage's candidates that no assignment of different digits with its sum supports:
     first those outside every combination its candidates allow (the exact solver's
     narrowing), then, for a cage of up to :data:`SEARCHED_CELLS` cells, those its search
-    finds (how the combinations fit its cells, which the step lists for a small cage)."""
+    finds (how the combinations fit its cells, which the step lists for a small cage).
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="0 0 0 0\\n" * 2 + "0 2 0 0\\n0 4 0 0\\n\\ncage 5: r1c1 r1c2\\n")
+    >>> step = cage_combinations(Board.start(p))
+    >>> step.eliminations, step.assignments
+    (((0, 1), (0, 3)), ((2, 3), (4, 1)))
+    """
     if not board.puzzle.lowered.constraints:
         return None
     found = _narrowed_cage(board)

@@ -325,7 +325,14 @@ def removed_between(board: Board, cells: tuple[int, ...], before: NDArray[np.uin
 
 def narrowing(family: int) -> Callable[[Board], Step | None]:
     """The technique of a family of rule items: the first item whose narrowing removes a
-    candidate."""
+    candidate.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> [p] = read_puzzles(text="0 0 0 0\\n" * 4 + "\\nthermo: r1c1 r1c2 r1c3\\n")
+    >>> step = narrowing(PAIRS)(Board.start(p))
+    >>> step.technique, step.eliminations[:3]
+    ('thermometer', ((0, 3), (0, 4), (1, 1)))
+    """
 
     def find(board: Board) -> Step | None:
         if not board.puzzle.lowered.constraints:
