@@ -72,6 +72,9 @@ def test_the_cages_alone_can_make_a_killer_with_no_given() -> None:
 def test_rules_refused_where_they_cannot_be_made() -> None:
     with pytest.raises(NdokuError, match="unknown rules 'sandwich'"):
         generate(layout_puzzle("4x4"), rules="sandwich")
+    for asked in ({"difficulty": "rules"}, {"needs": "cage combinations"}):
+        with pytest.raises(NdokuError, match="need a puzzle with rules: ask for them with"):
+            generate(layout_puzzle("9x9"), **asked)  # type: ignore[arg-type]
     [caged] = read_puzzles(text="0 0 0 0\n" * 4 + "\ncage 3: r1c1 r1c2\n")
     with pytest.raises(NdokuError, match="give it a layout without rules"):
         generate(caged, rules="killer")

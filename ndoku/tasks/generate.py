@@ -55,7 +55,7 @@ from ndoku.model.rules import same_rules
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.exact import solve_exact
 from ndoku.solvers.random import draw_seed, generator
-from ndoku.tasks.rate import Rating, rate
+from ndoku.tasks.rate import LEVEL_OF, Rating, rate
 from ndoku.tasks.ruling import RULES, repaired, ruled
 from ndoku.tasks.thinning import Aim, seek, thin
 from ndoku.tasks.verify import verify
@@ -311,6 +311,11 @@ def generate(
     _check_arguments(layout, givens, aim, seed, timeout)
     if rules is not None and rules not in RULES:
         raise NdokuError(f"unknown rules {rules!r} to generate (known: {', '.join(RULES)})")
+    if rules is None and aim is not None and "rules" in (aim.level, LEVEL_OF.get(aim.needs or "")):
+        raise NdokuError(
+            "the level rules and its techniques need a puzzle with rules: ask for them with "
+            f"--rules ({', '.join(RULES)})"
+        )
     if layout.rules:
         raise NdokuError(
             "generate makes a puzzle's rules itself (--rules): give it a layout without rules"

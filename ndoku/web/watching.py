@@ -59,8 +59,9 @@ def conflicts(puzzle: Puzzle, values: np.ndarray) -> list[int]:
 
     >>> from ndoku.model.puzzle import read_puzzles
     >>> [p] = read_puzzles(text="1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 2\\n")
+    >>> # row 1 holds 1 twice, columns 2-4 a value twice each, box 2 a 2 twice
     >>> conflicts(p, np.array([1, 1, 2, 3, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]))
-    [0, 1, 6, 9, 15]
+    [0, 1, 2, 3, 7, 9, 11, 14]
     """
     ptr, peers = puzzle.peers
     owner = np.repeat(np.arange(puzzle.n_cells), np.diff(ptr))
