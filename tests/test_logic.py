@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ndoku.errors import NdokuError
@@ -569,6 +569,9 @@ def test_contradictions_are_those_of_the_reference(
     data: st.DataObject, puzzle: Puzzle, one_value: bool
 ) -> None:
     board = _sparse_board(puzzle, data)
+    # a path asks for no step on a board that breaks a rule already (it stops there): every
+    # candidate "leads" to a contradiction then, which the reference counts and chains do not
+    assume(not board.contradiction())
     step = dynamic_chain(one_value)(board)
     expected = ref_contradiction(board, one_value)
     assert (step is None) == (not expected), expected
