@@ -89,7 +89,7 @@ def rate(
 
     client = cluster_client(cluster)
     if client is None:  # a first run compiles the path's and chains' kernels beside the search's
-        warm_aside("logic", *(["metropolis"] if chains else []))
+        warm_aside(*(["metropolis"] if chains else []), "logic")  # the longest first
     status = 0
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:
