@@ -5,7 +5,8 @@ What is measured
 :func:`ndoku.tasks.generate.generate` with ``rules="killer"`` and default options, seeds
 ``0 ..``, kernels loaded beforehand: the whole call (the solution, up to ``CAGE_CUTS`` cuts
 checked for one that needs no given, the thinning and up to ``REPAIRS`` rounds of cutting
-again where none does, the rating with its path, the read-back, proof and verification).
+again where none does, more solutions drawn while givens are needed, the rating with its
+path, the read-back, proof and verification).
 The goals are the variant-generation issue's: a killer 9×9 with no givens within a median
 of 2 s, a killer Samurai within 20 s. The detail gives the worst, the share of puzzles left
 with no given, the most givens left and the levels of the rating's paths (``search`` where

@@ -89,11 +89,11 @@ def test_rate_answers_the_same_with_a_warming_process(
 ) -> None:
     one = tmp_path / "one.txt"
     one.write_text(EASY.read_text().splitlines()[0].split(",")[0][:81] + "\n")
-    alone = run("rate", str(one), "--format", "json")
+    alone = run("rate", str(one), "--format", "json", "--chains", "0")  # the logic job only
     monkeypatch.delenv("NDOKU_WARM_ASIDE")
     monkeypatch.setattr(warming, "_started", [])
     monkeypatch.setattr(warming, "cache_folder", lambda: tmp_path)  # nothing marked: it starts
-    beside = run("rate", str(one), "--format", "json")
+    beside = run("rate", str(one), "--format", "json", "--chains", "0")
     assert beside[0] == alone[0] == 0
     assert _timeless(beside[1]) == _timeless(alone[1])
     [process] = warming._started

@@ -65,8 +65,12 @@ from ndoku.text.words import plural
 IntArray = NDArray[np.int32]
 
 SYMMETRIES = ("none", "rotational", "mirror")
-#: Solutions tried per puzzle when a level or a technique is asked (each one attempt).
+#: Solutions tried per puzzle when a level or a technique is asked (each one attempt); with
+#: rules and no target, solutions drawn for a puzzle that needs no given, within a share of
+#: the timeout.
 MAX_ATTEMPTS = 1000
+RULED_ATTEMPTS = 5
+RULED_SHARE = 0.25
 #: Stage one: share of cells given random values before the exact solver completes them,
 #: tries before falling back on the chain, and the search's node cap per cell.
 SCATTER = 0.05
@@ -327,10 +331,17 @@ def generate(
     best: tuple[Puzzle, IntArray, IntArray, Rating] | None = None
     stop = "timeout"  # no attempt ended
     attempts = 0
-    while attempts < (1 if aim is None else MAX_ATTEMPTS):
+    # with rules and no target, solutions are drawn until one needs no given (in a share of
+    # the time); the puzzle with the fewest givens is kept
+    fewest: tuple[Puzzle, IntArray, IntArray, str] | None = None
+    redraws = RULED_ATTEMPTS if rules is not None and givens is None else 1
+    while attempts < (redraws if aim is None else MAX_ATTEMPTS):
         solution = random_solution(layout, rng, deadline)
         if solution is None:
-            stop = "timeout"
+            if fewest is not None:  # the time ran out between draws: the fewest is rated
+                best, stop = _rated(fewest, deadline)
+            else:
+                stop = "timeout"
             break
         attempts += 1
         drawn, bare = (layout, False)
@@ -346,12 +357,12 @@ def generate(
                 caught = (drawn, found, stop)
                 empty = puzzle_text(layout)
                 drawn, found, stop = repaired(layout, empty, caught, solution, order, rng, deadline)
-            # the proofs repeat a search thinning made; the path takes what is left
-            left = seconds_left(deadline)
-            path_left = min(left, GENERATE_PATH_TIMEOUT)
-            proof = max(left, PROOF_SECONDS)
-            rating = rate(drawn, found, timeout=proof, path_timeout=path_left, proofs_after=1)
-            best = (drawn, found, solution, rating)
+            if fewest is None or (found > 0).sum() < (fewest[1] > 0).sum():
+                fewest = (drawn, found, solution, stop)
+            spent = time.perf_counter() - start
+            if fewest[1].any() and attempts < redraws and spent < RULED_SHARE * timeout:
+                continue
+            best, stop = _rated(fewest, deadline)
             break
         found, rating, late = seek(drawn, solution, order, aim, deadline)
         if best is None or aim.distance(rating) < aim.distance(best[3]):
@@ -368,6 +379,20 @@ def generate(
     return Generated(
         puzzle, text, solution, rating, seed, stop, reached, attempts, time.perf_counter() - start
     )
+
+
+def _rated(
+    made: tuple[Puzzle, IntArray, IntArray, str], deadline: float
+) -> tuple[tuple[Puzzle, IntArray, IntArray, Rating], str]:
+    """A thinned puzzle (its puzzle with rules, givens, solution, how thinning stopped) with
+    its rating, and how thinning stopped."""
+    drawn, found, solution, stop = made
+    # the proofs repeat a search thinning made; the path takes what is left
+    left = seconds_left(deadline)
+    path_left = min(left, GENERATE_PATH_TIMEOUT)
+    proof = max(left, PROOF_SECONDS)
+    rating = rate(drawn, found, timeout=proof, path_timeout=path_left, proofs_after=1)
+    return (drawn, found, solution, rating), stop
 
 
 def _check_arguments(
