@@ -143,6 +143,15 @@ def make_app(hosts: Sequence[str] = LOOPBACK, jobs: int | None = None) -> Starle
     """
     slots = asyncio.Semaphore(jobs or os.cpu_count() or 1)
 
+    async def take_slot() -> Response | None:
+        """None once a slot is held; else, when none came free in time, the 503 to give."""
+        try:
+            await asyncio.wait_for(slots.acquire(), WAIT_SECONDS)
+        except TimeoutError:
+            said = "busy: every slot runs a job (one per core); try again in a moment"
+            return JSONResponse({"error": said}, 503, headers=HEADERS | {"Retry-After": "1"})
+        return None
+
     async def endpoint(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in ENDPOINTS:
@@ -152,11 +161,9 @@ def make_app(hosts: Sequence[str] = LOOPBACK, jobs: int | None = None) -> Starle
             ask = asks.read_ask(kind, await body_of(request))
         except NdokuError as exc:
             return error_answer(exc)
-        try:
-            await asyncio.wait_for(slots.acquire(), WAIT_SECONDS)
-        except TimeoutError:
-            said = "busy: every slot runs a job (one per core); try again in a moment"
-            return JSONResponse({"error": said}, 503, headers=HEADERS | {"Retry-After": "1"})
+        refused = await take_slot()
+        if refused is not None:
+            return refused
         try:
             done = await run_in_threadpool(answer, ask)
         except NdokuError as exc:
@@ -174,11 +181,9 @@ def make_app(hosts: Sequence[str] = LOOPBACK, jobs: int | None = None) -> Starle
             puzzle = await run_in_threadpool(watched_puzzle, ask)
         except NdokuError as exc:
             return error_answer(exc)
-        try:
-            await asyncio.wait_for(slots.acquire(), WAIT_SECONDS)
-        except TimeoutError:
-            said = "busy: every slot runs a job (one per core); try again in a moment"
-            return JSONResponse({"error": said}, 503, headers=HEADERS | {"Retry-After": "1"})
+        refused = await take_slot()
+        if refused is not None:
+            return refused
         loop = asyncio.get_running_loop()
 
         def release() -> None:  # from the run's thread, once it has ended
