@@ -67,7 +67,8 @@ def implied_sums(constraints: Sequence[Constraint], frame: Frame) -> list[Constr
     sum (4, 5, 6) 9
     sum (7,) 1
     """
-    return [found.constraint for found in implied_sources(constraints, frame)]
+    # the solver's every call: without the cages each sum rests on, which only steps name
+    return [found.constraint for found in _implied(constraints, frame, sources=False)]
 
 
 def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Implied]:
@@ -80,6 +81,11 @@ def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Imp
     >>> first.constraint.cells, first.units, first.cages, first.innies
     ((2, 3), (0,), (0,), True)
     """
+    return _implied(constraints, frame, sources=True)
+
+
+def _implied(constraints: Sequence[Constraint], frame: Frame, sources: bool) -> list[Implied]:
+    """:func:`implied_sources`; without ``sources``, each one's ``cages`` left empty."""
     index = [k for k, c in enumerate(constraints) if c.kind == "cage"]
     cages = [constraints[k] for k in index]
     if not cages:
@@ -104,7 +110,7 @@ def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Imp
     known = {c.cells for c in cages}
 
     def used(column: NDArray[np.float32]) -> tuple[int, ...]:
-        return tuple(index[i] for i in np.flatnonzero(column))
+        return tuple(index[i] for i in np.flatnonzero(column)) if sources else ()
 
     innies = (inside.sum(axis=0) > 0) & _sized(rest)
     lefts = (totals - sums @ inside).astype(np.int64).tolist()  # what each group's cages leave
