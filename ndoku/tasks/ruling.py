@@ -139,6 +139,7 @@ def path_lines(
     thermo: r2c3 r2c4 r1c4
     """
     near = neighbours(puzzle, KING)
+    values = solution.tolist()  # the solution's values, read many times
     used = np.zeros(puzzle.n_cells, dtype=bool)
     found: list[Rule] = []
     for _ in range(TRIES_PER_CELL * puzzle.n_cells):
@@ -150,7 +151,7 @@ def path_lines(
         if rules == "arrow":
             path = _arrow(near, solution, used, start, rng)
         else:
-            path = _line(near, solution, used, start, rules, puzzle.size, rng)
+            path = _line(near, values, used, start, rules, puzzle.size, rng)
         if path is not None:
             used[list(path)] = True
             found.append(Rule(rules, path, head=1 if rules == "arrow" else 0))
@@ -159,7 +160,7 @@ def path_lines(
 
 def _line(
     near: list[list[int]],
-    solution: IntArray,
+    value: list[int],
     used: NDArray[np.bool_],
     start: int,
     kind: str,
@@ -168,7 +169,6 @@ def _line(
 ) -> tuple[int, ...] | None:
     """A line of ``kind`` from ``start`` through free cells, or None when it stays short."""
     follows = LINES[kind]
-    value = solution.tolist()
     path = [start]
     want = int(rng.integers(LINE_CELLS[0], LINE_CELLS[1] + 1))
     while len(path) < want:
