@@ -12,10 +12,10 @@ import pytest
 
 from ndoku.errors import NdokuError
 from ndoku.model.puzzle import read_puzzles
-from ndoku.solvers.chains.kernels import acceptance_thresholds, swap_chain
-from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.chains.kernels import acceptance_thresholds, fill_thresholds, swap_chain
+from ndoku.solvers.chains.metropolis import metropolis, warm_parts
 from ndoku.solvers.chains.moves import box_swap_system, initial_state, places, unit_counts
-from ndoku.solvers.chains.schedule import units_per_cell
+from ndoku.solvers.chains.schedule import temperature_at, units_per_cell, until_change
 from ndoku.tasks.verify import problems
 
 from helpers import gecode25, kaggle, load, naive_energy
@@ -238,3 +238,24 @@ def test_bad_arguments_are_clear_errors(arguments: dict[str, float], message: st
     with pytest.raises(NdokuError) as error:
         metropolis(puzzle, **arguments)  # type: ignore[arg-type]
     assert str(error.value) == message
+
+
+def test_warmed_parts_are_those_the_swap_driver_loads() -> None:
+    # Warmed on a 4×4 (a second process's small puzzle), loaded by a 9×9 and a pruned run.
+    parts = (swap_chain, fill_thresholds, temperature_at, until_change)
+    [small] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
+    warm_parts(small)
+    warmed = [list(part.signatures) for part in parts]
+    nine, _ = kaggle(0)
+    assert metropolis(nine, seed=1).solved
+    assert metropolis(nine, seed=2, prune=True).solved
+    assert metropolis(load(SAMURAI), seed=1).solved
+    assert [list(part.signatures) for part in parts] == warmed
+    assert all(len(signatures) == 1 for signatures in warmed)
+
+
+def test_single_site_runs_share_the_driver_with_its_other_branch() -> None:
+    # The swap runs' driver has no single-site branch; a single-site run gets its own.
+    [small] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
+    run = metropolis(small, seed=2, moves="single")
+    assert run.solved and problems(small, run.values) == []

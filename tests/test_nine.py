@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndoku.model.puzzle import Puzzle, read_puzzles
-from ndoku.solvers.exact import STOPS, nine
+from ndoku.solvers.exact import STOPS, nine, solve_exact
 from ndoku.solvers.exact import solver as exact_solver
 from ndoku.solvers.exact.kernels import STAT_STOP
 from ndoku.solvers.exact.solver import BatchResult, NineWorkspace, Workspace, solve_array
@@ -186,3 +186,17 @@ def test_rule_tables_from_their_definitions() -> None:
             if (r2 == r or c2 // 3 == c // 3) and (r2, c2) != (r, c)
         }
         assert {b for b in range(27) if nine._PEERS[pos] >> b & 1} == expected
+
+
+def test_warmed_parts_are_those_the_search_loads() -> None:
+    # A second process compiles these ahead of a first command: a type differing from the
+    # search's own calls would have the search compile them again, for nothing.
+    parts = (nine._digit_rules, nine._choose, nine._weigh, nine._write)
+    nine.warm_parts()
+    warmed = [list(part.signatures) for part in parts]
+    hard = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+    [puzzle] = read_puzzles(text=hard + "\n")
+    result = solve_exact(puzzle)
+    assert result.unique and result.nodes > 1  # it branched: every part was called
+    assert [list(part.signatures) for part in parts] == warmed
+    assert all(len(signatures) == 1 for signatures in warmed)

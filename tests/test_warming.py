@@ -99,3 +99,14 @@ def test_rate_answers_the_same_with_a_warming_process(
     [process] = warming._started
     warming._stop(process)
     assert process.poll() is not None
+
+
+def test_a_9x9_rate_warms_the_search_parts_first(spawned: list[list[str]], run: CliRun) -> None:
+    one = EASY.read_text().splitlines()[0].split(",")[0][:81] + "\n"
+    assert run("rate", "-", input=one)[0] == 0
+    assert spawned == [[sys.executable, "-m", "ndoku.tasks.warming", "nine", "metropolis", "logic"]]
+
+
+def test_a_6x6_generate_warms_no_search_parts(spawned: list[list[str]], run: CliRun) -> None:
+    assert run("generate", "6x6", "--seed", "1")[0] == 0
+    assert spawned == [[sys.executable, "-m", "ndoku.tasks.warming", "logic"]]

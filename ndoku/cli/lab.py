@@ -85,16 +85,16 @@ def rate(
     from ndoku.tasks.many import iter_rate
     from ndoku.tasks.rate import ratings_summary
     from ndoku.tasks.records import rating_record
-    from ndoku.tasks.warming import warm_aside
+    from ndoku.tasks.warming import search_jobs, warm_aside
 
     client = cluster_client(cluster)
-    if client is None:  # a first run compiles the path's and chains' kernels beside the search's
-        warm_aside(*(["metropolis"] if chains else []), "logic")  # the longest first
     status = 0
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
             continue
+        if client is None:  # a first run compiles kernels beside the search's (once a command)
+            warm_aside(*search_jobs(puzzles), *(["metropolis"] if chains else []), "logic")
         if len(files) > 1 and fmt == "text":
             click.echo(f"# {path}")
         ratings = []

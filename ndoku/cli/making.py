@@ -135,7 +135,7 @@ def generate(
     from ndoku.tasks.many import iter_generate
     from ndoku.tasks.records import generate_command, generated_record
     from ndoku.tasks.thinning import Aim
-    from ndoku.tasks.warming import warm_aside
+    from ndoku.tasks.warming import search_jobs, warm_aside
 
     if givens is not None and (difficulty is not None or needs is not None):
         raise NdokuError("--givens excludes --difficulty and --needs: ask for one")
@@ -148,7 +148,7 @@ def generate(
     headers = line_headers(empty, layout) if fmt == "line" else []
     client = cluster_client(cluster)
     if client is None:  # a first run compiles the rating's kernels beside the search's
-        warm_aside("logic")
+        warm_aside(*search_jobs([empty]), "logic")
     status = 0
     book: list[Generated] = []
     with progress_bar(count, "generating") as progress:

@@ -21,13 +21,15 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.jit import kernel
 from ndoku.model.cover import Corner
 from ndoku.model.layout import Extra, Layout
 from ndoku.model.units import Units, build_units, number_cells, peers_of
 from ndoku.text.grid import Grid
 
 IntArray = NDArray[np.int32]
+#: Unit cells :meth:`Frame.repeated` holds at once (32 MB of int64), whatever the batch.
+_REPEAT_ENTRIES = 1 << 22
+
 _T = TypeVar("_T")
 
 
@@ -159,24 +161,13 @@ class Frame:
         array([ True, False])
         """
         cells = self.units.cells.reshape(-1, self.size)
-        return _repeats(np.ascontiguousarray(givens, dtype=np.int32), cells)
-
-
-@kernel(refcounts=True)
-def _repeats(givens: IntArray, units: IntArray) -> NDArray[np.bool_]:
-    """Per row of ``givens``: whether a unit (a row of ``units``) holds a value twice."""
-    found = np.zeros(len(givens), dtype=np.bool_)
-    for i in range(len(givens)):
-        for u in range(len(units)):
-            seen = np.uint64(0)
-            for cell in units[u]:
-                v = givens[i, cell]
-                if v > 0:
-                    bit = np.uint64(1) << np.uint64(v - 1)
-                    if seen & bit:
-                        found[i] = True
-                        break
-                    seen |= bit
-            if found[i]:
-                break
-    return found
+        values = np.asarray(givens, dtype=np.int64)
+        found = np.zeros(len(values), dtype=np.bool_)
+        step = max(1, _REPEAT_ENTRIES // cells.size)
+        for start in range(0, len(values), step):
+            held = values[start : start + step][:, cells]  # (grids, units, N)
+            # Each value is one bit: a unit's bits add up to more than their union when a
+            # value comes twice. numpy rather than a kernel: a first solve skips a compile.
+            bits = np.left_shift(1, np.maximum(held - 1, 0)) * (held > 0)
+            found[start : start + step] = (bits.sum(-1) != np.bitwise_or.reduce(bits, -1)).any(-1)
+        return found

@@ -20,7 +20,7 @@ import atexit
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numba
@@ -28,7 +28,10 @@ import numba
 from ndoku.jit import cache_folder, sources_hash
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
+from ndoku.solvers.chains.metropolis import warm_parts as warm_chain_parts
+from ndoku.solvers.exact.nine import warm_parts as warm_search_parts
 from ndoku.solvers.logic.path import PROOF_UP_TO, warm
+from ndoku.solvers.tables import Topology
 
 #: A 4×4 whose path is of singles (its arrays have the types of every layout's).
 _SMALL = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
@@ -45,11 +48,30 @@ def _logic() -> None:
 
 def _metropolis() -> None:
     small = _small()
+    warm_chain_parts(small)  # the driver's parts first, the driver then (see warm_parts)
     metropolis(small, seed=0, max_proposals=100, givens=small.givens)
 
 
 #: What each job compiles, by the name commands ask for it.
-JOBS: dict[str, Callable[[], None]] = {"logic": _logic, "metropolis": _metropolis}
+JOBS: dict[str, Callable[[], None]] = {
+    "nine": warm_search_parts,
+    "logic": _logic,
+    "metropolis": _metropolis,
+}
+
+
+def search_jobs(puzzles: Sequence[Puzzle]) -> list[str]:
+    """The job of the exact search's parts, ``["nine"]``, when one of ``puzzles`` is a
+    classic 9×9 (searched by :mod:`ndoku.solvers.exact.nine`), else none: the search's own
+    compile is what a first command waits on longest, so this job goes first.
+
+    Examples
+    --------
+    >>> search_jobs(read_puzzles(text="0" * 81)), search_jobs([_small()])
+    (['nine'], [])
+    """
+    return ["nine"] if any(Topology.of(puzzle).classic for puzzle in puzzles) else []
+
 
 #: The process this one started, if any (one per process).
 _started: list[subprocess.Popen[bytes]] = []

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
-from ndoku.jit import compile_notice, kernel
+from ndoku.jit import compile_notice, compiled, kernel
 from ndoku.limits import DEFAULT_MAX_PROPOSALS, DEFAULT_TIMEOUT, Deadline
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.broken import ChainRules
@@ -66,9 +66,8 @@ TRACE_COLUMNS = ("proposal", "energy", "temperature", "acceptance")
 _FIRST_CHUNK = 1 << 14
 _LAST_CHUNK = 1 << 22
 _FIRST_TRACE_ROWS = 1 << 10
-# Kernel kinds, and the slots of the int64 ``stats`` array a kernel carries between calls
-# (the first five are those the move kernels keep; the rest belong to the driver).
-_SWAP, _SINGLE = 0, 1
+# The slots of the int64 ``stats`` array a kernel carries between calls (the first five are
+# those the move kernels keep; the rest belong to the driver).
 _ENERGY, _BEST, _BEST_AT, _DONE, _TAKEN, _RESTART, _ROWS, _ROW_TAKEN = range(8)
 
 
@@ -147,10 +146,9 @@ class ChainResult:
 class _Moves:
     """A move set made ready for :func:`_chain`: its state, arrays and sizes."""
 
-    kind: int
     values: IntArray
     energy: int
-    arrays: tuple[Any, ...]  # place … mix, then conflicts … free_peers
+    arrays: tuple[Any, ...]  # place … mix, then conflicts (None for swaps) … free_peers
     table: int  # entries of the acceptance table: the largest ΔE + 1
     sweep: int  # free cells
     stop: str | None  # why no proposal can be made: "stuck", "propagation"; None: none
@@ -187,8 +185,8 @@ def _prepare(
             return dataclasses.replace(made, stop="propagation")
         forced = int((narrowed > 0).sum() - (fixed > 0).sum())
         fixed = narrowed
-    # the other move set's arrays are empty stand-ins of the same types, so that one compiled
-    # driver serves all move sets
+    # the swaps' arrays of a single-site run are empty stand-ins; a swap run's conflicts are
+    # None, which has the driver compiled with its swap branch alone
     if moves == "single":
         site = single_site_system(puzzle, fixed)
         values = random_state(site, seed)
@@ -210,16 +208,16 @@ def _prepare(
         n_moves = len(site.free) * (site.size - 1)
         table = site.largest_change + 1
         return _Moves(
-            _SINGLE, values, energy, no_swaps + site_arrays, table, len(site.free),
+            values, energy, no_swaps + site_arrays, table, len(site.free),
             None if n_moves else "stuck", forced, site, site.rules,
         )  # fmt: skip
     system = swap_system(puzzle, moves, fixed, candidates)
     values = initial_state(system, seed)
     counts, masks, energy = unit_counts(system, values)
     swap_arrays = (places(system, values), counts, masks, *system.kernel_arrays[:-1])
-    no_sites = (np.zeros((1, 2), np.int32), np.zeros(1, np.int32), np.zeros(0, np.int32))
+    no_sites = (None, np.zeros(1, np.int32), np.zeros(0, np.int32))
     return _Moves(
-        _SWAP, values, energy, swap_arrays + no_sites, system.largest_change + 1,
+        values, energy, swap_arrays + no_sites, system.largest_change + 1,
         len(system.free), None if len(system.pairs) else "stuck", forced, system, system.rules,
     )  # fmt: skip
 
@@ -333,7 +331,7 @@ def metropolis(
 
     def run(budget: int) -> None:
         arrays = (*prepared.arrays, prepared.rules, thresholds, plan, trace, state, stats, budget)
-        arguments = (prepared.kind, values, best_values, *arrays)
+        arguments = (values, best_values, *arrays)
         compile_notice("the Metropolis chain", 8, _chain, arguments)
         _chain(*arguments)
 
@@ -411,9 +409,26 @@ def metropolis(
     )
 
 
+def warm_parts(puzzle: Puzzle) -> None:
+    """Compile (or load) the kernels the swap chains' driver calls, each on its own, with
+    the types of ``puzzle``'s swap run: a second process beside a first ``rate``
+    (:mod:`ndoku.tasks.warming`) has them cached while the command compiles the search and
+    the path, and leaves it the driver to compile."""
+    prepared = _prepare(puzzle, "box", None, 0, False)
+    state = chain_state(0)
+    stats = np.zeros(8, dtype=np.int64)
+    thresholds = np.zeros(prepared.table, dtype=np.uint64)
+    plan = Schedule().plan(0.5, prepared.sweep, 0)
+    values = prepared.values
+    swaps = (values, values, *prepared.arrays[:11], prepared.rules, thresholds, state, stats, 0)
+    compiled(swap_chain, swaps)
+    compiled(temperature_at, (plan, 0))
+    compiled(until_change, (plan, 0))
+    compiled(fill_thresholds, (thresholds, 0.5))
+
+
 @kernel(refcounts=True)
 def _chain(
-    kind: int,
     values: IntArray,
     best_values: IntArray,
     place: IntArray,
@@ -427,7 +442,7 @@ def _chain(
     guide: GuideArray,
     group_pairs: PairArray,
     mix: NDArray[np.int64],
-    conflicts: NDArray[np.int32],
+    conflicts: NDArray[np.int32] | None,
     free_peer_ptr: IntArray,
     free_peers: IntArray,
     rules: ChainRules | None,
@@ -438,7 +453,9 @@ def _chain(
     stats: NDArray[np.int64],
     budget: int,
 ) -> None:
-    """Run up to ``budget`` proposals of move set ``kind`` under the schedule ``plan``.
+    """Run up to ``budget`` proposals of a move set under the schedule ``plan``: swaps, or
+    single-site changes when ``conflicts`` is given (numba drops the branch of the other: a
+    rating's swap chains compile no single-site kernel).
 
     The move kernel runs in segments that end where something besides a move happens: the
     temperature may change, a stall reaches the reheat length, a trace row is due. Between
@@ -464,7 +481,7 @@ def _chain(
                 if stats[_ROWS] == trace.shape[0]:
                     return
                 stop = due
-        if kind == _SWAP:
+        if conflicts is None:
             swap_chain(
                 values, best_values, place, counts, masks, pairs, cell_unit_ptr, cell_units,
                 allowed, free, guide, group_pairs, mix, rules, thresholds, state, stats,

@@ -42,7 +42,7 @@ from itertools import permutations
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.jit import kernel, ticks
+from ndoku.jit import compiled, kernel, ticks
 from ndoku.solvers.bits import copy, lowest
 from ndoku.solvers.exact.kernels import (
     REG_ACTIVE,
@@ -121,7 +121,7 @@ _BAND_BLAME = np.array([7 << 3 * b | 7 << 18 + 3 * b for b in range(3)], dtype=n
 _STACK_BLAME = np.array([7 << 9 + 3 * s | 0o111 << 18 + s for s in range(3)], dtype=np.int64)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _place(s: NDArray[np.int64], d: int, b: int, bit: int) -> bool:
     """Fix the free cell ``bit`` of band ``b`` to digit ``d``; False when ``d`` left it."""
     k = 3 * d + b
@@ -141,20 +141,20 @@ def _place(s: NDArray[np.int64], d: int, b: int, bit: int) -> bool:
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _triads(w: int) -> int:
     """The triad pattern of a board."""
     boxes = _ROW_BOXES
     return int(boxes[w & _ROW] | boxes[w >> 9 & _ROW] << 3 | boxes[w >> 18 & _ROW] << 6)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _columns(w: int) -> int:
     """The columns (9 bits) where a board has a place."""
     return (w | w >> 9 | w >> 18) & _ROW
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _unit_numbers(b: int, bit: int) -> tuple[int, int, int]:
     """The numbers of the row, column and box of cell ``bit`` of band ``b`` (rows 0-8,
     columns 9-17, boxes 18-26)."""
@@ -162,20 +162,20 @@ def _unit_numbers(b: int, bit: int) -> tuple[int, int, int]:
     return 3 * b + r, 9 + c, 18 + 3 * b + c // 3
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _units_of(b: int, bit: int) -> int:
     """The row, column and box of cell ``bit`` of band ``b``, as unit bits."""
     row, column, box = _unit_numbers(b, bit)
     return 1 << row | 1 << column | 1 << box
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _blame(s: NDArray[np.int64], b: int, bit: int) -> None:
     """Blame a contradiction on the units of cell ``bit`` of band ``b``."""
     s[_BLAME] = _units_of(b, bit)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _weigh(weights: NDArray[np.int64], blamed: int) -> None:
     """Add a failure to the weights of the ``blamed`` units; later failures weigh more (each
     one an eighth more than the one before), so the search turns to where it fails now."""
@@ -221,7 +221,7 @@ def _naked_singles(s: NDArray[np.int64]) -> int:
     return fixed
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _digit_rules(s: NDArray[np.int64], d: int) -> int:
     """The band and stack rules and hidden singles of digit ``d``: -1 on a contradiction,
     else 1 when anything changed, 0 when nothing did."""
@@ -487,3 +487,16 @@ def search_nine(
         if spent >= call_nodes:
             break
     return i
+
+
+def warm_parts() -> None:
+    """Compile (or load) the parts of :func:`search_nine` that do not wait on one another and
+    that its own compile reaches late: a second process beside a first ``rate`` or
+    ``generate`` (:mod:`ndoku.tasks.warming`) has them cached by the time the search needs
+    them. The types are those of the search's calls, so it loads them rather than compiling
+    them again."""
+    state = np.zeros(WIDTH, dtype=np.int64)
+    compiled(_digit_rules, (state, 0))
+    compiled(_choose, (state, state, state))
+    compiled(_weigh, (state, 0))
+    compiled(_write, (state, np.zeros(81, dtype=np.int32)))

@@ -29,7 +29,6 @@ from numpy.typing import NDArray
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
 from ndoku.model.units import COLUMN, ROW, csr
-from ndoku.solvers.logic.implications import tallies
 
 IntArray = NDArray[np.int32]
 BoolArray = NDArray[np.bool_]
@@ -222,10 +221,10 @@ class Board:
 
     def contradiction(self) -> bool:
         """A free cell without candidates, or a value a unit lacks with no place left in it."""
-        per_cell, places = tallies(self.cand, self.tables.units)
-        if ((self.values == 0) & (per_cell == 0)).any():
+        # numpy, not the kernel ``tallies``: a first path's singles compile nothing for it
+        if ((self.values == 0) & ~self.cand.any(axis=1)).any():
             return True
-        return bool((self.lacking() & (places == 0)).any())
+        return bool((self.lacking() & ~self.cand[self.tables.units].any(axis=1)).any())
 
     def derived(self, key: Hashable, make: Callable[[Board], T]) -> T:
         """``make(self)``, made once per ``key`` and state of the board (its values and
