@@ -1,5 +1,6 @@
 """Bit and array helpers every kernel shares: set bits of a mask, its lowest and highest bits,
-an unsigned index, a copy loop, two arrays joined, the widest row of a CSR listing."""
+an unsigned index, a copy loop, two arrays joined, the widest row of a CSR listing, an int
+that is no literal."""
 
 from __future__ import annotations
 
@@ -14,6 +15,12 @@ from ndoku.jit import kernel
 
 # Untyped for mypy, which would see the decorated functions as typing-time callables.
 _intrinsic: Any = extending.intrinsic
+
+#: ``nonliteral(0)`` in a kernel is an int64 0 that numba does not type as the literal 0: a
+#: counter started from a plain ``0`` and handed to a called kernel has that kernel compiled
+#: once more, for the literal (see the notes on kernels in :mod:`ndoku.solvers.propagation`).
+#: Untyped for mypy, which would see numpy integers where the kernels' ints are meant.
+nonliteral: Any = np.int64
 
 
 @_intrinsic

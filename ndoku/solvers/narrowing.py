@@ -60,8 +60,6 @@ SKYSCRAPER_NODES = 4096
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-# Untyped for mypy, which would see numpy integers where the kernels' ints are meant.
-_int: Any = np.int64
 
 
 @kernel(inline="always")

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from ndoku.jit import compile_notice, kernel
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.bits import idx, lowest
+from ndoku.solvers.bits import idx, lowest, nonliteral
 from ndoku.solvers.hall import hall
 from ndoku.solvers.removal import blame, drop, weigh
 from ndoku.solvers.rules import rules_pass
@@ -50,10 +50,6 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-# Untyped for mypy, which would see numpy integers where the kernels' ints are meant.
-_int: Any = np.int64
-
-
 # --- kernels ------------------------------------------------------------------------------
 #
 # ``net`` (read-only) is the layout: CSR of unit → cells, cell → units, cell → peers.
@@ -68,7 +64,7 @@ _int: Any = np.int64
 # For the same reason a number handed to a kernel that is called (not inlined) is never a
 # plain constant, nor a counter started from one: numba types ``0`` as the literal 0, even
 # when a loop later adds to it, and would compile the callee once more for that literal.
-# ``_int(0)`` is an int64 0 that is no literal. A kernel marked ``inline="always"`` is copied
+# ``nonliteral(0)`` is an int64 0 that is no literal. A kernel marked ``inline="always"`` is copied
 # into each caller and compiled there again, so only small ones are (and ``settle``, the
 # largest, only into the search loop and matching).
 #
@@ -300,11 +296,11 @@ def restrict(
 ) -> int:
     """Remove the values of mask ``m`` from free cell ``c`` and propagate; free cells left, -1
     if stuck. (All but one value: ``c`` is fixed to it; one value: ``c ≠`` that value.)"""
-    n_hidden = drop(cand, counts, _int(0), c, m, net, scratch, size)
+    n_hidden = drop(cand, counts, nonliteral(0), c, m, net, scratch, size)
     if n_hidden < 0:
         return -1
     left = cand[c]
-    pending = _int(0)
+    pending = nonliteral(0)
     if left & (left - _ONE) == _ZERO:
         scratch[0][0] = c
         pending += 1
@@ -336,8 +332,8 @@ def start(
         locked[1][:] = 0
     if probing is not None:
         probing[2][:] = 0
-    n_hidden = _int(0)
-    pending = _int(0)
+    n_hidden = nonliteral(0)
+    pending = nonliteral(0)
     for c in range(len(givens)):
         v = givens[c]
         if v > 0:
@@ -394,8 +390,8 @@ def matching(
     found = True
     while found and free > 0:
         found = False
-        n_hidden = _int(0)
-        pending = _int(0)
+        n_hidden = nonliteral(0)
+        pending = nonliteral(0)
         now = clock[0]
         clock[0] = now + 1
         for u in range(len(unit_ptr) - 1):

@@ -3,13 +3,13 @@ depth-first search loop over a batch of puzzles (the terms are the package's glo
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.jit import kernel, ticks
-from ndoku.solvers.bits import copy, lowest, popcount
+from ndoku.solvers.bits import copy, lowest, nonliteral, popcount
 from ndoku.solvers.propagation import matching, restrict, settle, start, write_values
 from ndoku.solvers.tables import IntArray, Locked, Probing, Scratch
 
@@ -46,10 +46,6 @@ _PAIR = 5
 _PER_CANDIDATE = 1 << 16
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-
-# An int64 0 that numba does not type as the literal 0 (see the notes on kernels in
-# :mod:`ndoku.solvers.propagation`); untyped for mypy, which would see a numpy integer.
-_int: Any = np.int64
 
 
 @kernel(inline="always")
@@ -308,7 +304,7 @@ def _probe(
     # Failed values propagated singles only, as probes do; locked candidates once at the end
     # (per failed value they cost more than the probes around them).
     if excluded and locked is not None:
-        free = settle(cand, counts, _int(0), _int(0), free, net, locked, scratch, size)
+        free = settle(cand, counts, nonliteral(0), nonliteral(0), free, net, locked, scratch, size)
         if free <= 0:
             return free, -1, _ZERO
     # Later failed values may have fixed the best cell or taken its value.
@@ -449,7 +445,7 @@ def search(
                 row[STAT_PROPAGATED] = 1
             elif free > 0:
                 free, cell_at[0], bit_at[0] = _choose(
-                    stack, tallies, _int(0), free, net, locked, scratch, probing, size
+                    stack, tallies, nonliteral(0), free, net, locked, scratch, probing, size
                 )
                 free_at[0] = free
                 if free > 0:

@@ -110,9 +110,10 @@ def _xy_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
     two, first, second = _bivalue(values, cand)
     head = np.empty(4, dtype=np.int32)  # the three cells, then the value they remove
     trio = head[:3]
+    ends = np.empty(2, dtype=np.int32)  # contiguous, as every caller's: one compiled _victims
     for start in two:
         for a in (first[start], second[start]):
-            carry = _other(first, second, start, a)
+            carry = _other(first, second, start, int(a))  # an int, as carry2's calls
             for i in range(two.shape[0] - 1, -1, -1):
                 middle = two[i]
                 if middle == start or not sees[start, middle]:
@@ -126,7 +127,8 @@ def _xy_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
                     if _other(first, second, end, carry2) != a:
                         continue
                     trio[0], trio[1], trio[2] = start, middle, end
-                    found = _victims(cand, sees, a, trio[::2], trio)
+                    ends[0], ends[1] = start, end
+                    found = _victims(cand, sees, a, ends, trio)
                     if found.shape[0]:
                         head[3] = a
                         return joined(head, found)
@@ -167,7 +169,7 @@ def _xyz_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
                 if z < 0 or (first[w1] == first[w2] and second[w1] == second[w2]):
                     continue
                 trio[0], trio[1], trio[2] = pivot, w1, w2
-                found = _victims(cand, sees, z, trio, trio)
+                found = _victims(cand, sees, np.int32(z), trio, trio)
                 if found.shape[0]:
                     head[3] = z
                     return joined(head, found)

@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from ndoku.jit import kernel
 from ndoku.model.units import BOX, COLUMN, ROW
-from ndoku.solvers.bits import joined, popcount
+from ndoku.solvers.bits import joined, nonliteral, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -313,7 +313,7 @@ def _naked_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) ->
     removed = np.empty(2 * size * size, dtype=np.int32)
     head = np.empty(1 + k, dtype=np.int32)
     for u in range(units.shape[0]):
-        n_free, n_small = 0, 0
+        n_free, n_small = 0, nonliteral(0)  # n_small goes to _next_group
         for c in units[u]:
             if values[c] == 0:
                 free[n_free] = c
@@ -370,7 +370,7 @@ def _hidden_subset(values: IntArray, cand: BoolArray, units: IntArray, k: int) -
         held = _held(values, cells)
         if size - popcount(held) <= k:
             continue
-        n_small = 0
+        n_small = nonliteral(0)
         for v in range(size):
             if held >> np.uint64(v) & np.uint64(1):
                 continue
@@ -430,7 +430,7 @@ def _fish(
     for v in range(size):
         bit = np.uint64(1) << np.uint64(v)
         for o in range(base.shape[0]):
-            n = 0
+            n = nonliteral(0)  # goes to _next_group
             for line in base[o]:
                 if line < 0:
                     break
