@@ -332,7 +332,7 @@ def metropolis(
     def run(budget: int) -> None:
         arrays = (*prepared.arrays, prepared.rules, thresholds, plan, trace, state, stats, budget)
         arguments = (values, best_values, *arrays)
-        compile_notice("the Metropolis chain", 8, _chain, arguments)
+        compile_notice("the Metropolis chain", 5, _chain, arguments)  # 4-5 s, 2026-11-28
         _chain(*arguments)
 
     with deadline.paused():

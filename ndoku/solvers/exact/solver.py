@@ -275,8 +275,8 @@ class NineWorkspace:
 
     def compiling(self, kernel: Any) -> tuple[str, float, Any]:
         """What the compile notice says of the search, about how many seconds it adds to a
-        first run (2026-11-28, two cores: 11.9 s whole, 1.5 s warm)."""
-        return "the exact solver for 9×9 grids", 10, kernel
+        first run (2026-11-28, two cores: a first ``solve`` 9.9 s whole, 1.5 s warm)."""
+        return "the exact solver for 9×9 grids", 8, kernel
 
     def arguments(
         self,
