@@ -104,9 +104,19 @@ def test_rate_answers_the_same_with_a_warming_process(
 def test_a_9x9_rate_warms_the_search_parts_first(spawned: list[list[str]], run: CliRun) -> None:
     one = EASY.read_text().splitlines()[0].split(",")[0][:81] + "\n"
     assert run("rate", "-", input=one)[0] == 0
-    assert spawned == [[sys.executable, "-m", "ndoku.tasks.warming", "nine", "metropolis", "logic"]]
+    assert spawned == [
+        [sys.executable, "-m", "ndoku.tasks.warming", "nine", "metropolis", "logic", "subsets"]
+    ]
 
 
 def test_a_6x6_generate_warms_no_search_parts(spawned: list[list[str]], run: CliRun) -> None:
     assert run("generate", "6x6", "--seed", "1")[0] == 0
-    assert spawned == [[sys.executable, "-m", "ndoku.tasks.warming", "logic"]]
+    assert spawned == [[sys.executable, "-m", "ndoku.tasks.warming", "logic", "subsets"]]
+
+
+def test_techniques_are_warmed_by_name() -> None:
+    from ndoku.solvers.logic.path import warm_these
+
+    with pytest.raises(ValueError, match="no technique is named 'naked quintuple'"):
+        warm_these(["naked pair", "naked quintuple"])
+    warm_these(["naked pair"])  # compiles or loads, and says nothing back

@@ -94,7 +94,13 @@ def rate(
             status = max(status, EXIT_BAD_INPUT)
             continue
         if client is None:  # a first run compiles kernels beside the search's (once a command)
-            warm_aside(*search_jobs(puzzles), *(["metropolis"] if chains else []), "logic")
+            warming = [
+                *search_jobs(puzzles),
+                *(["metropolis"] if chains else []),
+                "logic",
+                "subsets",
+            ]
+            warm_aside(*warming)
         if len(files) > 1 and fmt == "text":
             click.echo(f"# {path}")
         ratings = []

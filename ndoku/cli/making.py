@@ -148,7 +148,7 @@ def generate(
     headers = line_headers(empty, layout) if fmt == "line" else []
     client = cluster_client(cluster)
     if client is None:  # a first run compiles the rating's kernels beside the search's
-        warm_aside(*search_jobs([empty]), "logic")
+        warm_aside(*search_jobs([empty]), "logic", "subsets")
     status = 0
     book: list[Generated] = []
     with progress_bar(count, "generating") as progress:

@@ -30,7 +30,7 @@ from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.chains.metropolis import warm_parts as warm_chain_parts
 from ndoku.solvers.exact.nine import warm_parts as warm_search_parts
-from ndoku.solvers.logic.path import PROOF_UP_TO, warm
+from ndoku.solvers.logic.path import PROOF_UP_TO, warm, warm_these
 from ndoku.solvers.tables import Topology
 
 #: A 4×4 whose path is of singles (its arrays have the types of every layout's).
@@ -46,6 +46,12 @@ def _logic() -> None:
     warm(PROOF_UP_TO)
 
 
+def _subsets() -> None:
+    # the next kernels a path needs after the quick proof's (pairs, X-wings, the subsets and
+    # fish of every size), from the far end: the command's path compiles the near one
+    warm_these(("hidden pair", "X-wing", "naked pair"))
+
+
 def _metropolis() -> None:
     small = _small()
     warm_chain_parts(small)  # the driver's parts first, the driver then (see warm_parts)
@@ -56,6 +62,7 @@ def _metropolis() -> None:
 JOBS: dict[str, Callable[[], None]] = {
     "nine": warm_search_parts,
     "logic": _logic,
+    "subsets": _subsets,
     "metropolis": _metropolis,
 }
 
