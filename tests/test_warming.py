@@ -3,6 +3,7 @@ compiles and marks, and that the command's answers do not depend on it."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -17,13 +18,25 @@ from ndoku.tasks import warming
 EASY = Path(__file__).parent / "data" / "sudoku9" / "norvig_easy50.txt"
 
 
+class Told(io.BytesIO):
+    """A process's standard input that keeps what was written after it is closed."""
+
+    said: ClassVar[list[bytes]] = []
+
+    def close(self) -> None:
+        Told.said.append(self.getvalue())
+        super().close()
+
+
 class Spawned:
-    """Stands in for ``subprocess.Popen``: records the command, runs nothing."""
+    """Stands in for ``subprocess.Popen``: records the command (and what its standard input
+    is told), runs nothing."""
 
     calls: ClassVar[list[list[str]]] = []
 
-    def __init__(self, command: list[str], **_: Any) -> None:
+    def __init__(self, command: list[str], stdin: Any = None, **_: Any) -> None:
         Spawned.calls.append(command)
+        self.stdin = Told() if stdin == subprocess.PIPE else None
 
     def poll(self) -> int:
         return 0
@@ -38,6 +51,7 @@ def spawned(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[list[str]]:
     monkeypatch.setattr(warming, "_cores", lambda: 2)
     monkeypatch.setattr(warming.subprocess, "Popen", Spawned)
     Spawned.calls = []
+    Told.said = []
     return Spawned.calls
 
 
@@ -46,7 +60,7 @@ def test_a_process_starts_for_the_jobs_not_yet_warmed(
 ) -> None:
     warming._mark("logic").touch()
     assert warming.warm_aside("logic", "metropolis")
-    assert spawned == [[sys.executable, "-m", "ndoku.tasks.warming", "metropolis"]]
+    assert spawned == [[sys.executable, "-P", "-m", "ndoku.tasks.warming", "metropolis"]]
     assert not warming.warm_aside("metropolis")  # one per process
 
 
@@ -101,17 +115,35 @@ def test_rate_answers_the_same_with_a_warming_process(
     assert process.poll() is not None
 
 
-def test_a_9x9_rate_warms_the_search_parts_first(spawned: list[list[str]], run: CliRun) -> None:
+def test_rate_starts_the_process_first_and_tells_it_the_jobs_once_it_has_read(
+    spawned: list[list[str]], run: CliRun, tmp_path: Path
+) -> None:
     one = EASY.read_text().splitlines()[0].split(",")[0][:81] + "\n"
     assert run("rate", "-", input=one)[0] == 0
-    assert spawned == [
-        [sys.executable, "-m", "ndoku.tasks.warming", "nine", "metropolis", "logic", "subsets"]
-    ]
+    assert spawned == [[sys.executable, "-P", "-m", "ndoku.tasks.warming"]]
+    assert Told.said == [b"nine metropolis logic subsets\n"]  # a 9×9: the search's parts first
+    small = tmp_path / "small.txt"
+    small.write_text("1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
+    warming._started.clear()  # another command
+    assert run("rate", str(small), "--chains", "0")[0] == 0
+    assert Told.said[1:] == [b"logic subsets\n"]
+
+
+def test_the_process_reads_its_jobs_on_standard_input(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ndoku.tasks.warming"],
+        input="logic nothing-of-that-name\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert warming._mark("logic").exists()
 
 
 def test_a_6x6_generate_warms_no_search_parts(spawned: list[list[str]], run: CliRun) -> None:
     assert run("generate", "6x6", "--seed", "1")[0] == 0
-    assert spawned == [[sys.executable, "-m", "ndoku.tasks.warming", "logic", "subsets"]]
+    assert spawned == [[sys.executable, "-P", "-m", "ndoku.tasks.warming", "logic", "subsets"]]
 
 
 def test_techniques_are_warmed_by_name() -> None:
@@ -120,3 +152,13 @@ def test_techniques_are_warmed_by_name() -> None:
     with pytest.raises(ValueError, match="no technique is named 'naked quintuple'"):
         warm_these(["naked pair", "naked quintuple"])
     warm_these(["naked pair"])  # compiles or loads, and says nothing back
+
+
+def test_the_process_warms_this_ndoku_from_any_folder(tmp_path: Path) -> None:
+    # A folder holding another ndoku (a second checkout): the process imports this one.
+    (tmp_path / "ndoku" / "tasks").mkdir(parents=True)
+    (tmp_path / "ndoku" / "__init__.py").write_text("raise SystemExit(3)\n")
+    done = subprocess.run(
+        warming._command([]), cwd=tmp_path, input=b"", capture_output=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr

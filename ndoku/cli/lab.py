@@ -85,22 +85,19 @@ def rate(
     from ndoku.tasks.many import iter_rate
     from ndoku.tasks.rate import ratings_summary
     from ndoku.tasks.records import rating_record
-    from ndoku.tasks.warming import search_jobs, warm_aside
+    from ndoku.tasks.warming import search_jobs, start_aside, warm_aside
 
     client = cluster_client(cluster)
+    maybe = ["nine", *(["metropolis"] if chains else []), "logic", "subsets"]
+    if client is None:  # a first run compiles kernels beside the search's: start it now,
+        start_aside(*maybe)  # its jobs told once the first puzzles are read
     status = 0
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
             continue
-        if client is None:  # a first run compiles kernels beside the search's (once a command)
-            warming = [
-                *search_jobs(puzzles),
-                *(["metropolis"] if chains else []),
-                "logic",
-                "subsets",
-            ]
-            warm_aside(*warming)
+        if client is None:  # once a command: the first file's puzzles choose the jobs
+            warm_aside(*(job for job in maybe if job != "nine" or search_jobs(puzzles)))
         if len(files) > 1 and fmt == "text":
             click.echo(f"# {path}")
         ratings = []

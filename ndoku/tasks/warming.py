@@ -17,6 +17,7 @@ the command ends, and ``NDOKU_WARM_ASIDE=0`` turns it off.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import subprocess
 import sys
@@ -96,10 +97,44 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _allowed() -> bool:
+    return os.environ.get("NDOKU_WARM_ASIDE") != "0" and not _started and _cores() >= 2
+
+
+def _command(jobs: list[str]) -> list[str]:
+    # -P: not the working folder first on the path, where another checkout's ndoku would be
+    # the one imported (and warmed)
+    return [sys.executable, "-P", "-m", "ndoku.tasks.warming", *jobs]
+
+
+def _spawn(jobs: list[str]) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        _command(jobs),
+        stdin=subprocess.DEVNULL if jobs else subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _started.append(process)
+    atexit.register(_stop, process)
+    return process
+
+
+def start_aside(*jobs: str) -> bool:
+    """Start the process before the command knows which of ``jobs`` it needs (it reads the
+    names later, from :func:`warm_aside`): its imports, about a second, then overlap the
+    command's reading of its input. Not started when each of ``jobs`` was warmed already, or
+    as in :func:`warm_aside`; return whether it started."""
+    if not _allowed() or all(_mark(job).exists() for job in jobs):
+        return False
+    _spawn([])
+    return True
+
+
 def warm_aside(*jobs: str) -> bool:
-    """Start a process that compiles ``jobs`` (names of :data:`JOBS`, in that order) unless
-    each was warmed already, this process started one, the machine has one core, or
-    ``NDOKU_WARM_ASIDE`` is ``0``; return whether it started.
+    """Have a process compile ``jobs`` (names of :data:`JOBS`, in that order), those not
+    warmed already: the one :func:`start_aside` started, or a new one unless this process
+    started one, the machine has one core, or ``NDOKU_WARM_ASIDE`` is ``0``; return whether
+    a process has jobs.
 
     Examples
     --------
@@ -112,19 +147,18 @@ def warm_aside(*jobs: str) -> bool:
     unknown = [job for job in jobs if job not in JOBS]
     if unknown:
         raise ValueError(f"no warming job is named {unknown[0]!r}")
-    if os.environ.get("NDOKU_WARM_ASIDE") == "0" or _started or _cores() < 2:
-        return False
     left = [job for job in jobs if not _mark(job).exists()]
-    if not left:
+    waiting = [process for process in _started if process.stdin and not process.stdin.closed]
+    if waiting:
+        [process] = waiting
+        with contextlib.suppress(OSError):  # it ended already: nothing to warm then
+            process.stdin.write(" ".join(left).encode() + b"\n")  # type: ignore[union-attr]
+        with contextlib.suppress(OSError):
+            process.stdin.close()  # type: ignore[union-attr]
+        return bool(left)
+    if not _allowed() or not left:
         return False
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ndoku.tasks.warming", *left],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _started.append(process)
-    atexit.register(_stop, process)
+    _spawn(left)
     return True
 
 
@@ -139,7 +173,10 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def main(jobs: list[str]) -> None:
-    """Run ``jobs`` in turn, marking each done."""
+    """Run ``jobs`` in turn, marking each done; none named: those of the line read on
+    standard input (none at its end)."""
+    if not jobs:
+        jobs = [job for job in sys.stdin.readline().split() if job in JOBS]
     for job in jobs:
         JOBS[job]()
         _mark(job).touch()
