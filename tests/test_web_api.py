@@ -472,6 +472,32 @@ def test_serve_says_where_it_listens_answers_there_and_stops_on_ctrl_c() -> None
         server.wait()
 
 
+@pytest.mark.parametrize("warming", [True, False])
+def test_ctrl_c_while_the_kernels_compile_ends_the_process_at_once(
+    monkeypatch: pytest.MonkeyPatch, warming: bool
+) -> None:
+    # Python's own ending stops the warming thread wherever it is: inside a numba compile
+    # that aborted the server (status -6 for a Ctrl-C in its first minute on an empty cache).
+    from ndoku.cli import serving
+    from ndoku.web.server import Listening
+
+    def interrupted(self: Listening, warm: bool = True) -> None:
+        raise KeyboardInterrupt
+
+    ended: list[int] = []
+
+    def exit_now(status: int) -> None:  # os._exit, which does not return either
+        ended.append(status)
+        raise SystemExit(status)
+
+    monkeypatch.setattr(Listening, "serve", interrupted)
+    monkeypatch.setattr(Listening, "still_warming", lambda self: warming)
+    monkeypatch.setattr(serving.os, "_exit", exit_now)
+    result = CliRunner().invoke(main, ["serve", "--port", "0"])
+    assert "ndoku: interrupted" in result.stderr and result.exit_code == 130
+    assert ended == ([130] if warming else [])
+
+
 def test_the_commands_import_no_web_library() -> None:
     code = "import sys, ndoku.cli; print(sorted({'starlette', 'uvicorn'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+from typing import NoReturn
+
 import click
 
 from ndoku.cli.numbers import JOBS, Whole
+from ndoku.cli.stopping import Stopped
 from ndoku.errors import NdokuError
 
 
@@ -81,4 +87,21 @@ def serve(
         import webbrowser
 
         webbrowser.open(listening.url)
-    listening.serve()
+    try:
+        listening.serve()
+    except KeyboardInterrupt as stop:
+        if not listening.still_warming():
+            raise
+        ended = stop if isinstance(stop, Stopped) else Stopped(signal.SIGINT)
+        click.echo(f"ndoku: {ended.word}", err=True)
+        _end_now(ended.status)
+    if listening.still_warming():
+        _end_now(0)
+
+
+def _end_now(status: int) -> NoReturn:
+    """End the process at once: Python's own ending stops the warming thread where it is,
+    and inside a numba compile that aborts the process (SIGABRT) rather than ending it."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

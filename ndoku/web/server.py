@@ -61,15 +61,21 @@ class Listening:
         app = make_app([*LOOPBACK, shown, *hosts], jobs)
         config = uvicorn.Config(app, log_level="warning", lifespan="off")
         self.server = uvicorn.Server(config)
+        self.warming: threading.Thread | None = None
 
     def serve(self, warm: bool = True) -> None:
         """Serve until stopped; with ``warm``, load the kernels in a background thread."""
         if warm:
-            threading.Thread(target=warm_kernels, name="ndoku-warm", daemon=True).start()
+            self.warming = threading.Thread(target=warm_kernels, name="ndoku-warm", daemon=True)
+            self.warming.start()
         try:
             self.server.run(sockets=[self.socket])
         finally:
             self.socket.close()
+
+    def still_warming(self) -> bool:
+        """Whether the warming thread is still loading or compiling kernels."""
+        return self.warming is not None and self.warming.is_alive()
 
     def stop(self) -> None:
         """Ask the server to finish its requests and stop."""
