@@ -255,6 +255,92 @@ def test_a_6x6_drawn_by_clicks_with_givens_typed_is_solved(page: Any) -> None:
     assert page.errors == []
 
 
+def draw_cells(page: Any, rows: int, cols: int) -> None:
+    """A new canvas of rows × cols with every position clicked on."""
+    page.fill("[data-test=draw-rows]", str(rows))
+    page.fill("[data-test=draw-cols]", str(cols))
+    page.click("[data-test=draw-new]")
+    for r in range(rows):
+        for c in range(cols):
+            page.click(f"[data-test=draw-cell][data-at='{r},{c}']")
+
+
+def test_a_6x6_drawn_with_boxes_and_diagonals_chosen_is_solved_keeping_them(page: Any) -> None:
+    layout = "# box: 3x2\n# extra: diagonals\n" + "0 0 0 0 0 0\n" * 6
+    made = generate(read_puzzles(text=layout)[0], seed=3)
+    puzzle = made.puzzle
+    symbol = puzzle.grid.style.symbol
+    givens = [
+        (*puzzle.cell_rc[k].tolist(), symbol(int(v))) for k, v in enumerate(puzzle.givens) if v
+    ]
+    draw_cells(page, 6, 6)
+    box = page.locator("[data-test=draw-box]")
+    assert box.input_value() == ""  # found by ndoku: an empty 6×6 would be four 4×4 grids
+    options = page.eval_on_selector_all("#draw-boxes option", "os => os.map(o => o.value)")
+    assert {"2x3", "3x2", "2x2", "none", "jigsaw"} <= set(options)
+    box.fill("3x2")
+    page.check("[data-test=draw-diagonals]")
+    assert page.input_value("[data-test=input]") == layout  # the choices as header lines
+    expect(page.locator("[data-test=grid] [data-cell]")).to_have_count(36)
+    for r, c, value in givens:
+        click_cell(page, r, c)
+        page.keyboard.press(value)
+        expect(page.locator(f"[data-cell='{r},{c}']")).to_have_text(value)
+    [typed] = read_puzzles(text=page.input_value("[data-test=input]"))
+    assert (typed.givens == puzzle.givens).all() and typed.layout.box == (3, 2)
+    assert [e.kind for e in typed.layout.extras] == ["diagonal", "diagonal"]
+    # the server rewrote the text as each given was typed: the drawing read it back
+    assert box.input_value() == "3x2" and page.is_checked("[data-test=draw-diagonals]")
+    expect(page.locator("[data-test=draw-cell].on")).to_have_count(36)
+    page.click("[data-test=solve]")
+    expect(page.locator("[data-test=result]")).to_have_text(re.compile("^solved"))
+    values = grid_values(page, puzzle)
+    verify(puzzle, values)  # every unit and given
+    grid = values.reshape(6, 6)  # checked here too: both diagonals, the 3×2 boxes
+    assert sorted(np.diag(grid)) == sorted(np.diag(grid[:, ::-1])) == list(range(1, 7))
+    boxes = grid.reshape(2, 3, 3, 2).swapaxes(1, 2).reshape(6, 6)
+    assert all(sorted(b) == list(range(1, 7)) for b in boxes.tolist())
+    assert page.errors == []
+
+
+def test_a_jigsaw_and_an_extra_unit_painted_and_the_text_read_back(page: Any) -> None:
+    page.fill("[data-test=input]", "0 0 0 0\n" * 4)  # typed: the canvas follows the text
+    expect(page.locator("[data-test=draw-cell].on")).to_have_count(16)
+    page.locator("[data-test=draw-box]").fill("jigsaw")  # the boxes, to paint over
+    text = page.locator("[data-test=input]")
+    seeded = "a a b b\na a b b\nc c d d\nc c d d\n"
+    assert text.input_value() == "0 0 0 0\n" * 4 + "\n" + seeded
+    for letter, (r, c) in [("b", (1, 1)), ("a", (0, 2))]:
+        page.fill("[data-test=draw-letter]", letter)
+        page.click(f"[data-test=draw-cell][data-at='{r},{c}']")
+    page.select_option("[data-test=draw-paint]", "units")
+    page.fill("[data-test=draw-letter]", "x")
+    for r in range(4):
+        page.click(f"[data-test=draw-cell][data-at='{r},{3 - r}']")
+    regions = "a a a b\na b b b\nc c d d\nc c d d\n"
+    unit = ". . . x\n. . x .\n. x . .\nx . . .\n"
+    assert text.input_value() == "0 0 0 0\n" * 4 + "\n" + regions + "\n" + unit
+    [puzzle] = read_puzzles(text=text.input_value())
+    assert puzzle.layout.regions is not None and puzzle.layout.regions[1].tolist() == [0, 1, 1, 1]
+    assert [e.cells for e in puzzle.layout.extras] == [((0, 3), (1, 2), (2, 1), (3, 0))]
+    page.click("[data-test=solve]")  # no given: one of its solutions, drawn
+    expect(page.locator("[data-test=result]")).to_have_text(re.compile("^multiple"))
+    values = grid_values(page, puzzle)
+    verify(puzzle, values)
+    assert sorted(values.reshape(4, 4)[::-1].diagonal()) == [1, 2, 3, 4]  # the unit painted
+    # the text edited by hand, or a layout picked: the canvas and the choices follow it
+    page.fill("[data-test=input]", "# box: 2x2\n# extra: diagonals\n" + "0 0 0 0\n" * 4)
+    expect(page.locator("[data-test=draw-box]")).to_have_value("2x2")
+    assert page.is_checked("[data-test=draw-diagonals]")
+    assert page.locator("[data-test=draw-cell].unit").count() == 0
+    page.select_option("[data-test=layout]", "twodoku")
+    twodoku = layout_puzzle("twodoku")
+    expect(page.locator("[data-test=draw-cell].on")).to_have_count(twodoku.n_cells)
+    expect(page.locator("[data-test=draw-cell]")).to_have_count(twodoku.index.size)
+    assert not page.is_checked("[data-test=draw-diagonals]")
+    assert page.errors == []
+
+
 def test_the_solution_downloads_as_text_and_png(page: Any, tmp_path: Path) -> None:
     four = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
     [puzzle] = read_puzzles(text=four)

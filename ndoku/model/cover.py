@@ -8,13 +8,14 @@ height, columns of its width).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.errors import LayoutError
 from ndoku.limits import MAX_CELLS, MAX_SYMBOLS
+from ndoku.model.kept import Kept
 from ndoku.text.grid import Grid
 
 Corner = tuple[int, int]
@@ -24,6 +25,9 @@ Box = tuple[int, int]
 BOX_SIDES = range(8, 1, -1)
 #: Search nodes of the minimum cover before the shape is declared too ambiguous.
 _COVER_NODE_LIMIT = 200_000
+#: Sub-grids found, by the shape and what was asked of them: a shape read again (a server's
+#: requests, a puzzle read in two alphabets) is covered once.
+_FOUND: Kept[Hashable, tuple[int, Box, tuple[Corner, ...]]] = Kept(64)
 
 
 def infer_box(size: int) -> Box | None:
@@ -92,6 +96,22 @@ def find_layout(
     >>> find_layout(np.ones((7, 7), dtype=bool), latin=True)[::2]
     (7, ((0, 0),))
     """
+    key = (mask.shape, np.packbits(mask).tobytes(), max_value, box, region_size, latin)
+    return _FOUND.get_or_build(
+        key, lambda: _find_layout(mask, grid, max_value, box, region_size, latin, suggest)
+    )
+
+
+def _find_layout(
+    mask: NDArray[np.bool_],
+    grid: Grid | None,
+    max_value: int,
+    box: Box | None,
+    region_size: int | None,
+    latin: bool,
+    suggest: Callable[[NDArray[np.bool_]], list[str]] | None,
+) -> tuple[int, Box, tuple[Corner, ...]]:
+    """:func:`find_layout`, not kept (its errors name places of ``grid``: none is kept)."""
     side = mask.shape[0]
     if mask.size and not mask.any():
         message = "no cell: every position is '.', a missing cell (0 is an empty one)"

@@ -9,12 +9,18 @@ Variant rules that are units or peers (``disjoint``, a ``region`` of N cells, ``
 ``antiking``: :mod:`ndoku.model.constraints`) make a frame of their own, its units and peers
 those of the layout and theirs, so that every solver that reads units and peers sees them;
 its key tells it apart from the layout's.
+
+Frames are kept for reuse (:func:`Frame.of`, the latest :data:`MOST_FRAMES` used): a server
+that reads the same layout in request after request, or a file of grids of a few layouts,
+numbers the cells, builds the units and peers and the solvers' tables once per layout, not
+once per read. What a frame holds depends only on its layout and the units and peers added,
+which are the key of the store; every table in it is read, never written, by the solvers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -22,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.model.cover import Corner
+from ndoku.model.kept import Kept
 from ndoku.model.layout import Extra, Layout
 from ndoku.model.units import Units, build_units, number_cells, peers_of
 from ndoku.text.grid import Grid
@@ -31,6 +38,11 @@ IntArray = NDArray[np.int32]
 _REPEAT_ENTRIES = 1 << 22
 
 _T = TypeVar("_T")
+
+#: Frames kept for reuse, the latest used, and the cells they may hold in all (a logic
+#: table is cells × cells: a few large layouts must not keep hundreds of MB).
+MOST_FRAMES = 16
+MOST_KEPT_CELLS = 8192
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,11 +90,19 @@ class Frame:
         >>> knight = Frame.of(load_layout("4x4"), peers=[(0, 6)])
         >>> int(knight.peers[0][1]) - int(plain.peers[0][1]), knight.key == plain.key
         (1, False)
+        >>> Frame.of(load_layout("4x4")) is plain  # kept: built once per layout
+        True
         """
-        index, cell_rc = number_cells(layout.mask)
-        more = tuple(Extra("rule", tuple(unit)) for unit in units)
-        built = replace(layout, extras=(*layout.extras, *more)) if more else layout
-        return cls(layout, index, cell_rc, build_units(built, index), added=tuple(peers))
+        more = tuple(tuple(unit) for unit in units)
+        added = tuple(peers)
+
+        def build() -> Frame:
+            index, cell_rc = number_cells(layout.mask)
+            extras = tuple(Extra("rule", unit) for unit in more)
+            built = replace(layout, extras=(*layout.extras, *extras)) if extras else layout
+            return cls(layout, index, cell_rc, build_units(built, index), added=added)
+
+        return _KEPT.get_or_build((_layout_key(layout), more, added), build)
 
     @property
     def size(self) -> int:
@@ -171,3 +191,16 @@ class Frame:
             bits = np.left_shift(1, np.maximum(held - 1, 0)) * (held > 0)
             found[start : start + step] = (bits.sum(-1) != np.bitwise_or.reduce(bits, -1)).any(-1)
         return found
+
+
+#: The frames kept (see the module docstring).
+_KEPT: Kept[Hashable, Frame] = Kept(MOST_FRAMES, lambda frame: frame.n_cells, MOST_KEPT_CELLS)
+
+
+def _layout_key(layout: Layout) -> Hashable:
+    """Every field of a layout, its arrays as their type, shape and bytes: equal exactly
+    for layouts equal in everything a frame is built from and shows (name too)."""
+    return tuple(
+        (value.dtype.str, value.shape, value.tobytes()) if isinstance(value, np.ndarray) else value
+        for value in (getattr(layout, f.name) for f in fields(layout))
+    )

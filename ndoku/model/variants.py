@@ -63,14 +63,13 @@ def make_rules(written: Sequence[Written], frame: Frame) -> tuple[Rule, ...]:
 
 def ruled_frame(frame: Frame, rules: Sequence[Rule]) -> tuple[Frame, Lowered]:
     """The frame of a layout's puzzle with ``rules``: the layout's own when no rule is a unit
-    or peers, else one with their units and peers (shared by the puzzles whose rules add the
-    same); and the rules lowered (:func:`~ndoku.model.constraints.lower`)."""
+    or peers, else one with their units and peers (kept as every frame is, so shared by the
+    puzzles whose rules add the same); and the rules lowered
+    (:func:`~ndoku.model.constraints.lower`)."""
     lowered = lower(rules, frame.layout, frame.index)
     if not lowered.units and not lowered.peers:
         return frame, lowered
-    name = f"ruled {lowered.units!r} {lowered.peers!r}"
-    built = frame.table(name, lambda f: Frame.of(f.layout, lowered.units, lowered.peers))
-    return built, lowered
+    return Frame.of(frame.layout, lowered.units, lowered.peers), lowered
 
 
 def check_rules(

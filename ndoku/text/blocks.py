@@ -82,7 +82,8 @@ def _band_shape(block: Block) -> tuple[int, int, int] | None:
     for _, text in block.lines:
         line = [t for t in text.split() if t.strip(BARS)]
         tokens.add(len(line))
-        chars.add(sum(len(t) - sum(map(t.count, BARS)) for t in line))
+        joined = "".join(line)
+        chars.add(len(joined) - sum(map(joined.count, BARS)))
     if len(tokens) != 1:
         return None
     return len(block.lines), tokens.pop(), chars.pop() if len(chars) == 1 else 0

@@ -358,8 +358,9 @@ def _parse_block(
 ) -> Grid:
     lines = block.lines
     # Blank lines (between the bands of a grid) are kept only for the answer's template.
-    content = [(n, t) for n, t in lines if t and not _is_divider(t, strict=False)]
-    dashed = [(n, t) for n, t in lines if t and _is_divider(t, strict=False) and not _is_divider(t)]
+    loose = {n: _is_divider(t, strict=False) for n, t in lines if t}
+    content = [(n, t) for n, t in lines if t and not loose[n]]
+    dashed = [(n, t) for n, t in lines if t and loose[n] and not _is_divider(t)]
     separator = _separator([t for _, t in content])
     shown = content or dashed
     in_groups = separator is None and grouped([t for _, t in content])
@@ -373,9 +374,10 @@ def _parse_block(
     rows = [(n, t, found[n]) for n, t in lines if n in keep]
     if not rows:
         raise ParseError("only dividers, no grid rows (rows hold symbols, 0 or .)", lines[0][0], 1)
-    bars = any(ch in BARS for _, t, _ in rows for ch in t)
+    marks_used = set().union(*(t for _, t, _ in rows))
+    bars = not marks_used.isdisjoint(BARS)
     # Cells stand in columns only in a drawing in box-drawing bars; typed rows must be full.
-    drawing = any(ch in BARS[2:] for _, t, _ in rows for ch in t)
+    drawing = not marks_used.isdisjoint(BARS[2:])
     columns = _columns(rows) if drawing else None
     # Its cells stand in columns when rows differ in length or in where they start (two
     # grids side by side, or one below and right of another).
@@ -402,6 +404,7 @@ def _parse_block(
     empties: Counter[str] = Counter()
     tokens = [[(n, start + 1, token) for start, _, token in spans] for n, _, spans in rows]
     marks = np.zeros(values.shape, dtype=np.uint64) if is_pencil_grid(tokens, alphabet) else None
+    read: dict[str, tuple[int, bool]] = {}  # each token's value, once (a grid repeats them)
     for r, ((number, _, spans), cols) in enumerate(zip(rows, columns, strict=True)):
         where[r, :, 0] = number
         where[r, :, 1] = spans[-1][0] + 1 if spans else 1
@@ -412,14 +415,15 @@ def _parse_block(
                 values[r, c] = EMPTY
                 marks[r, c] = _list_marks(token, alphabet, number, start + 1)
                 continue
-            # A drawing (--pretty) shows a missing cell blank, so a dot is an empty cell.
-            values[r, c], letter = token_value(token, alphabet, number, start + 1, drawing)
+            if token not in read:  # a token no symbol is refused at its first place
+                # A drawing (--pretty) shows a missing cell blank, so a dot is an empty cell.
+                read[token] = token_value(token, alphabet, number, start + 1, drawing)
+            value, letter = read[token]
+            values[r, c] = value
             letters |= letter
-            if marks is not None and values[r, c] > 0:
-                marks[r, c] = 1 << (int(values[r, c]) - 1)
-            where[r, c, 1] = start + 1
-            written[r, c] = token
-            if values[r, c] == EMPTY:
+            if marks is not None and value > 0:
+                marks[r, c] = 1 << (value - 1)
+            if value == EMPTY:
                 empties[token] += 1
     plain = spaced and alphabet is None and marks is None
     pad = padding(written, where, letters) if plain else 1

@@ -217,24 +217,26 @@ def padding(written: NDArray[np.object_], where: NDArray[np.int32], letters: boo
     Each given must print as it was written, so a number written two ways (``09`` beside
     ``9``, or ``12`` beside ``B``) is an error.
     """
-    numbers = [(r, c) for (r, c), t in np.ndenumerate(written) if t.isdigit()]
-    padded = [(r, c) for r, c in numbers if len(written[r, c]) > 1 and written[r, c][0] == "0"]
-    wide = [(r, c) for r, c in numbers if len(written[r, c]) > 1]
+    tokens = written.ravel().tolist()
+    numbers = [k for k, t in enumerate(tokens) if t.isdigit()]
+    padded = [k for k in numbers if len(tokens[k]) > 1 and tokens[k][0] == "0"]
+    wide = [k for k in numbers if len(tokens[k]) > 1]
     if letters and wide:
-        r, c = wide[0]
+        k = wide[0]
         message = (
-            f"symbols written two ways: letters (A = 10) and numbers above 9 ({written[r, c]}); "
+            f"symbols written two ways: letters (A = 10) and numbers above 9 ({tokens[k]}); "
             "write every symbol one way"
         )
-    elif padded and len({len(written[r, c]) for r, c in numbers}) > 1:
-        width = len(written[padded[0]])
-        r, c = next((r, c) for r, c in numbers if len(written[r, c]) != width)
+    elif padded and len({len(tokens[k]) for k in numbers}) > 1:
+        width = len(tokens[padded[0]])
+        k = next(k for k in numbers if len(tokens[k]) != width)
         message = (
-            f"numbers written two ways: {written[padded[0]]} with leading zeros, {written[r, c]} "
-            f"with {len(written[r, c])} digit(s); write every number with {width} digits or none"
+            f"numbers written two ways: {tokens[padded[0]]} with leading zeros, {tokens[k]} "
+            f"with {len(tokens[k])} digit(s); write every number with {width} digits or none"
         )
     else:
-        return len(written[padded[0]]) if padded else 1
+        return len(tokens[padded[0]]) if padded else 1
+    r, c = divmod(k, written.shape[1])
     raise ParseError(message, int(where[r, c, 0]), int(where[r, c, 1]))
 
 

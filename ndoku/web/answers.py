@@ -96,7 +96,7 @@ def named_layouts(text: str, layout: str | None) -> None:
     for line_number, line in enumerate(text.splitlines(), start=1):
         if header_key(line) == "layout":
             names.append((line_number, line.split(":", 1)[1].strip()))
-    known = available_layouts()
+    known = available_layouts() if names else {}  # the folders listed only when named
     for where, name in names:
         if name not in known:
             raise LayoutError(f"the server takes layouts by name only, not {name!r}", where)

@@ -65,6 +65,12 @@ function draw(svg) {
   $("grid").innerHTML = svg;
 }
 
+function setText(text) {
+  // the text box set by the page, not typed: the drawing of a layout follows it too
+  input.value = text;
+  input.dispatchEvent(new Event("set"));
+}
+
 function say(text) {
   $("result").textContent = text;
 }
@@ -356,7 +362,7 @@ $("hint").addEventListener("click", () =>
 $("apply").addEventListener("click", () =>
   busy(async () => {
     if (hinted === null) return;
-    input.value = hinted;
+    setText(hinted);
     settle();
     await redraw();
   }),
@@ -419,7 +425,7 @@ $("generate").addEventListener("click", () =>
     if ($("difficulty").value) ask.difficulty = $("difficulty").value;
     if ($("rules").value) ask.rules = $("rules").value;
     const [record] = (await api("generate", ask)).records;
-    input.value = record.puzzle;
+    setText(record.puzzle);
     await redraw();
     say(`${record.givens} givens, ${record.rating.level} (stop: ${record.stop})`);
   }),
@@ -503,61 +509,17 @@ $("grid").addEventListener("keydown", (event) => {
   busy(async () => {
     const [row, col] = selected;
     const answer = await api("edit", { text: input.value, row, col, value });
-    input.value = answer.text;
+    setText(answer.text);
     settle();
     await redraw();
     markSelected();
   });
 });
 
-// Drawing a layout: positions of a canvas clicked on (a cell, 0) and off (no cell, .); the
-// text box gets the grid as it is drawn, and ndoku's reader finds its sub-grids (or says
-// why it cannot) as it does for any text. Boxes: a shape such as 2x3, else found.
-function drawnText() {
-  const rows = [];
-  for (const row of $("canvas").children) {
-    rows.push([...row.children].map((b) => (b.classList.contains("on") ? "0" : ".")).join(" "));
-  }
-  const box = $("draw-box").value.trim();
-  return (box ? `# box: ${box}\n` : "") + rows.map((r) => `${r}\n`).join("");
-}
-
-$("draw-new").addEventListener("click", () => {
-  const canvas = $("canvas");
-  canvas.innerHTML = "";
-  const rows = Math.min(64, Math.max(1, Number($("draw-rows").value) || 9));
-  const cols = Math.min(64, Math.max(1, Number($("draw-cols").value) || 9));
-  for (let r = 0; r < rows; r++) {
-    const row = document.createElement("div");
-    for (let c = 0; c < cols; c++) {
-      const spot = document.createElement("button");
-      spot.type = "button";
-      spot.dataset.at = `${r},${c}`;
-      spot.dataset.test = "draw-cell";
-      spot.addEventListener("click", () => {
-        spot.classList.toggle("on");
-        input.value = drawnText();
-        settle();
-        clearTimeout(pending);
-        pending = setTimeout(redraw, 250);
-      });
-      row.appendChild(spot);
-    }
-    canvas.appendChild(row);
-  }
-});
-
-$("draw-box").addEventListener("change", () => {
-  if (!$("canvas").children.length) return;
-  input.value = drawnText();
-  settle();
-  redraw();
-});
-
 $("layout").addEventListener("change", () => {
   const chosen = layouts.find((l) => l.layout === $("layout").value);
   if (!chosen) return;
-  input.value = chosen.text;
+  setText(chosen.text);
   settle();
   redraw();
 });
@@ -566,7 +528,7 @@ $("file").addEventListener("change", async () => {
   const [file] = $("file").files;
   if (!file) return;
   // the file is read here and sent as text: the server opens no path a client names
-  input.value = await file.text();
+  setText(await file.text());
   settle();
   redraw();
 });
