@@ -27,6 +27,7 @@ import numpy as np
 
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_TRACE_EVERY
+from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.chains.checks import check_temperature
 from ndoku.solvers.chains.watch import Glimpse
@@ -63,10 +64,16 @@ def conflicts(puzzle: Puzzle, values: np.ndarray) -> list[int]:
     >>> conflicts(p, np.array([1, 1, 2, 3, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]))
     [0, 1, 2, 3, 7, 9, 11, 14]
     """
-    ptr, peers = puzzle.peers
-    owner = np.repeat(np.arange(puzzle.n_cells), np.diff(ptr))
+    _, peers = puzzle.peers
+    owner = puzzle.frame.table("peer owners", _peer_owners)  # once a layout, not a glimpse
     same = values[owner] == values[peers]
     return sorted({int(c) for c in owner[same]})
+
+
+def _peer_owners(frame: Frame) -> np.ndarray:
+    """The cell each entry of the peer listing belongs to."""
+    ptr, _ = frame.peers
+    return np.repeat(np.arange(frame.n_cells), np.diff(ptr))
 
 
 def glimpse_record(puzzle: Puzzle, glimpse: Glimpse) -> dict[str, Any]:
