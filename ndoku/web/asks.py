@@ -43,14 +43,20 @@ class Reading:
 
 
 @dataclass(frozen=True)
-class SolveAsk(Reading):
-    """``ndoku solve``: the method, its seed and chain settings, ``--unique``, the timeout."""
+class ChainAsk(Reading):
+    """A chain's settings (``ndoku solve --seed --temperature --moves --max-proposals``)."""
 
-    method: str = "auto"
     seed: int = 0
     temperature: float | None = None
     moves: str = "box"
     max_proposals: int | None = None
+
+
+@dataclass(frozen=True)
+class SolveAsk(ChainAsk):
+    """``ndoku solve``: the method, its seed and chain settings, ``--unique``, the timeout."""
+
+    method: str = "auto"
     unique: bool = False
     picture: bool = False  # the answer drawn as SVG too
     trace_every: int = 0  # a chain's trace too, a row every so many proposals (0: none)

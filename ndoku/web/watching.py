@@ -34,7 +34,7 @@ from ndoku.solvers.chains.watch import Glimpse
 from ndoku.tasks.settings import solve_options
 from ndoku.tasks.solve import solve
 from ndoku.web.answers import drawn, puzzles_of, trace_record
-from ndoku.web.asks import MOST_SECONDS, BadAsk, Reading
+from ndoku.web.asks import MOST_SECONDS, BadAsk, ChainAsk
 
 #: The methods a page can watch.
 WATCHED = ("metropolis", "tempering")
@@ -43,14 +43,10 @@ RUNS: dict[str, Run] = {}
 
 
 @dataclass(frozen=True)
-class WatchAsk(Reading):
+class WatchAsk(ChainAsk):
     """A chain to watch: ``ndoku solve --method metropolis|tempering`` with its settings."""
 
     method: str = "metropolis"
-    seed: int = 0
-    temperature: float | None = None
-    moves: str = "box"
-    max_proposals: int | None = None
     prune: bool = True  # tempering: start from pruned candidates
     timeout: float = MOST_SECONDS
 
