@@ -15,6 +15,9 @@ Measured 2026-11-24 on two cores: 4×4, 9×9 and Samurai 4.3 s, 16×16 5.7 s, 25
 25×25 20.9 s while the search kernel compiled in two versions (with and without pencil
 marks, the second for a search split over threads), 15.5 s in one; 4×4 5.0 s, 9×9 3.7 s,
 Samurai 4.7 s, 16×16 6.3 s, warm Samurai 0.61 s.
+On 2026-11-28, on a two-core machine about 3 times slower: solve 9×9 8.6 s, 4×4 12.5 s,
+Samurai 11.9 s, 16×16 14.5 s, 25×25 38 s; hint 2.7 s, explain 2.3 s, rate 9.3 s, generate
+9x9 seeds 0-5 8.0, 7.9, 30.0, 12.2, 7.6, 9.4 s (median 8.7 s); warm Samurai 1.6 s.
 """
 
 from __future__ import annotations
