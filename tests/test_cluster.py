@@ -242,16 +242,19 @@ def test_a_killed_worker_s_chunks_are_run_again(client: Client) -> None:
 # --- the command ---------------------------------------------------------------------------
 
 
-def test_cli_on_a_local_cluster_prints_what_one_process_prints(run: CliRun) -> None:
-    for command in ("solve", "count"):  # one-line puzzles, read as a table
-        spread = run(command, str(NORVIG), "--cluster", "local:2")
+def test_cli_on_a_local_cluster_prints_what_one_process_prints(run: CliRun, client: Client) -> None:
+    # the command's own local:2 cluster once; then the module's, by its scheduler's address
+    # (each cluster started is two processes importing ndoku: some 5 s of CPU)
+    address = client.scheduler.address
+    for command, where in (("solve", "local:2"), ("count", address)):  # read as a table
+        spread = run(command, str(NORVIG), "--cluster", where)
         assert spread[:2] == run(command, str(NORVIG))[:2]
     local = run("solve", str(NORVIG), "--format", "json")
-    spread = run("solve", str(NORVIG), "--format", "json", "--cluster", "local:2")
+    spread = run("solve", str(NORVIG), "--format", "json", "--cluster", address)
     assert spread[0] == local[0] == 0
     strip = [line.split('"seconds"')[0] for line in local[1].splitlines()]
     assert [line.split('"seconds"')[0] for line in spread[1].splitlines()] == strip
-    made = run("generate", "4x4", "-n", "3", "--seed", "5", "--cluster", "local:2")
+    made = run("generate", "4x4", "-n", "3", "--seed", "5", "--cluster", address)
     assert made == run("generate", "4x4", "-n", "3", "--seed", "5")
 
 

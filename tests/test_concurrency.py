@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import CliRun
 
 import ndoku
 from ndoku import jit
@@ -136,3 +137,32 @@ def test_a_kernel_compiles_under_its_own_lock(tmp_path: Path) -> None:
         assert lock.exists()
         assert subprocess.run(tries, check=False).returncode == 1  # held here
     assert subprocess.run(tries, check=False).returncode == 0  # released
+
+
+@pytest.mark.slow
+def test_a_saved_version_loads_while_another_process_compiles(run: CliRun) -> None:
+    """A process needing a version of a kernel that is in the cache loads it at once, while
+    another process holds the kernel's lock (compiling another version): it waited up to
+    LOCK_WAIT before."""
+    assert run("solve", "-", input=SHIDOKU)[0] == 0  # the versions a 4×4 solve needs: saved
+    folder = kernels.search._cache._cache_path
+    lock = Path(folder) / (kernels.search._cache._cache_file._index_name + ".lock")
+    hold = (
+        "import fcntl, os, sys, time\n"
+        "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+        "print('held', flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", hold, str(lock)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        solve = _start(env, "solve", "-")
+        out, err = solve.communicate(SHIDOKU, timeout=jit.LOCK_WAIT / 4)
+        assert solve.returncode == 0 and len(out.split()) == 16, err
+    finally:
+        holder.kill()
+        holder.wait()

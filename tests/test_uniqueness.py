@@ -34,8 +34,16 @@ X6 = read_puzzles(text="# box: 2x3\n# extra: diagonals\n" + "0 0 0 0 0 0\n" * 6)
 SMALL = [FOUR, X4, SIX, X6]
 NINE = read_puzzles(text="0 0 0 0 0 0 0 0 0\n" * 9)[0]
 X9 = read_puzzles(text="# extra: diagonals\n" + "0 0 0 0 0 0 0 0 0\n" * 9)[0]
-#: A solution of each layout (any solution of the empty grid).
-BASE = {id(p): solve_exact(p).values for p in [*SMALL, NINE, X9]}
+_BASE: dict[int, np.ndarray] = {}
+
+
+def base(puzzle: Puzzle) -> np.ndarray:
+    """A solution of the layout of ``puzzle`` (one of those above: any solution of the empty
+    grid), solved when first asked rather than at import, so that collecting the tests
+    compiles no kernel (each worker waited for the other's compile)."""
+    if id(puzzle) not in _BASE:
+        _BASE[id(puzzle)] = solve_exact(puzzle).values
+    return _BASE[id(puzzle)]
 
 
 # --- boards ------------------------------------------------------------------------------
@@ -49,7 +57,7 @@ def _around(puzzle: Puzzle, data: st.DataObject, often: tuple[float, ...] = (0.6
     chance = data.draw(st.sampled_from(often))
     placed = data.draw(st.sampled_from([0.0, 0.2, 0.4]))  # the share of cells placed
     size, n = puzzle.size, puzzle.n_cells
-    solution = rng.permutation(size)[BASE[id(puzzle)] - 1] + 1
+    solution = rng.permutation(size)[base(puzzle) - 1] + 1
     shared = rng.choice(size, data.draw(st.integers(2, 3)), replace=False)
     board = Board.start(puzzle)
     board.cand[:] = False
@@ -65,7 +73,7 @@ def _grave(puzzle: Puzzle, data: st.DataObject) -> Board:
     second with its symbols moved round a cycle, so every cell differs) as each cell's two
     candidates, then one to three random candidates added."""
     size, n = puzzle.size, puzzle.n_cells
-    one = BASE[id(puzzle)]
+    one = base(puzzle)
     shift = data.draw(st.integers(1, size - 1))
     other = (one - 1 + shift) % size + 1
     board = Board.start(puzzle)

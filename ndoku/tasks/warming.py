@@ -139,10 +139,14 @@ def warm_aside(*jobs: str) -> bool:
     Examples
     --------
     >>> import os
+    >>> before = os.environ.get("NDOKU_WARM_ASIDE")
     >>> os.environ["NDOKU_WARM_ASIDE"] = "0"
     >>> warm_aside("logic")
     False
-    >>> del os.environ["NDOKU_WARM_ASIDE"]
+    >>> if before is None:
+    ...     del os.environ["NDOKU_WARM_ASIDE"]
+    ... else:
+    ...     os.environ["NDOKU_WARM_ASIDE"] = before
     """
     unknown = [job for job in jobs if job not in JOBS]
     if unknown:
