@@ -88,16 +88,16 @@ def rate(
     from ndoku.tasks.warming import search_jobs, start_aside, warm_aside
 
     client = cluster_client(cluster)
-    maybe = ["nine", *(["metropolis"] if chains else []), "logic", "subsets"]
+    later = [*(["metropolis"] if chains else []), "logic", "subsets"]
     if client is None:  # a first run compiles kernels beside the search's: start it now,
-        start_aside(*maybe)  # its jobs told once the first puzzles are read
+        start_aside("nine", *later)  # its jobs told once the first puzzles are read
     status = 0
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:
             status = max(status, EXIT_BAD_INPUT)
             continue
         if client is None:  # once a command: the first file's puzzles choose the jobs
-            warm_aside(*(job for job in maybe if job != "nine" or search_jobs(puzzles)))
+            warm_aside(*search_jobs(puzzles), *later)
         if len(files) > 1 and fmt == "text":
             click.echo(f"# {path}")
         ratings = []
