@@ -118,12 +118,17 @@ def test_a_read_only_install_caches_in_the_user_folder(tmp_path: Path) -> None:
     assert not list(package.rglob("__pycache__"))
 
 
+def _search_lock() -> Path:
+    """The lock file beside the search kernel's cache index."""
+    cache = kernels.search._cache
+    return Path(cache._cache_path) / (cache._cache_file._index_name + ".lock")
+
+
 def test_a_kernel_compiles_under_its_own_lock(tmp_path: Path) -> None:
     """The lock is a file beside the kernel's cache index, held by one process at a time and
     reentrant within it."""
     assert kernels.search.compile.__name__ == "locked"
-    folder = kernels.search._cache._cache_path
-    lock = Path(folder) / (kernels.search._cache._cache_file._index_name + ".lock")
+    lock = _search_lock()
     probe = (
         "import fcntl, os, sys\n"
         "fd = os.open(sys.argv[1], os.O_RDWR)\n"
@@ -145,8 +150,7 @@ def test_a_saved_version_loads_while_another_process_compiles(run: CliRun) -> No
     another process holds the kernel's lock (compiling another version): it waited up to
     LOCK_WAIT before."""
     assert run("solve", "-", input=SHIDOKU)[0] == 0  # the versions a 4×4 solve needs: saved
-    folder = kernels.search._cache._cache_path
-    lock = Path(folder) / (kernels.search._cache._cache_file._index_name + ".lock")
+    lock = _search_lock()
     hold = (
         "import fcntl, os, sys, time\n"
         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)\n"
