@@ -143,7 +143,16 @@ def test_the_process_reads_its_jobs_on_standard_input(tmp_path: Path) -> None:
 
 def test_a_6x6_generate_warms_no_search_parts(spawned: list[list[str]], run: CliRun) -> None:
     assert run("generate", "6x6", "--seed", "1")[0] == 0
-    assert spawned == [[sys.executable, "-P", "-m", "ndoku.tasks.warming", "logic", "subsets"]]
+    jobs = ["logic", "chains", "subsets"]
+    assert spawned == [[sys.executable, "-P", "-m", "ndoku.tasks.warming", *jobs]]
+
+
+def test_the_chains_job_names_techniques_a_plain_path_tries() -> None:
+    # a name no technique has would end the job at its first step, in a process no one reads
+    from ndoku.solvers.logic.path import RULES, TECHNIQUES
+
+    plain = [name for name, _, _ in TECHNIQUES if name not in RULES]
+    assert set(warming.CHAINS) <= set(plain)
 
 
 def test_techniques_are_warmed_by_name() -> None:

@@ -147,8 +147,9 @@ def generate(
             raise NdokuError("a line holds no rules: use --format grid or json with --rules")
     headers = line_headers(empty, layout) if fmt == "line" else []
     client = cluster_client(cluster)
-    if client is None:  # a first run compiles the rating's kernels beside the search's
-        warm_aside(*search_jobs([empty]), "logic", "subsets")
+    if client is None:  # a first run compiles the rating's kernels beside the search's (the
+        # chains before the subsets: the path compiles the subsets itself while they compile)
+        warm_aside(*search_jobs([empty]), "logic", "chains", "subsets")
     status = 0
     book: list[Generated] = []
     with progress_bar(count, "generating") as progress:

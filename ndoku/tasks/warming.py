@@ -53,6 +53,18 @@ def _subsets() -> None:
     warm_these(("hidden pair", "X-wing", "naked pair"))
 
 
+#: The rest of a path that ends in chains (a generated 9×9's rating may), from the far end:
+#: the command's path comes from the subsets' side.
+CHAINS = (
+    "forcing chains", "WXYZ-wing", "unique rectangles and loops", "XYZ-wing", "XY-wing",
+    "two strong links",
+)  # fmt: skip
+
+
+def _chains() -> None:
+    warm_these(CHAINS)
+
+
 def _metropolis() -> None:
     small = _small()
     warm_chain_parts(small)  # the driver's parts first, the driver then (see warm_parts)
@@ -64,6 +76,7 @@ JOBS: dict[str, Callable[[], None]] = {
     "nine": warm_search_parts,
     "logic": _logic,
     "subsets": _subsets,
+    "chains": _chains,
     "metropolis": _metropolis,
 }
 

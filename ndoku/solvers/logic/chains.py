@@ -34,7 +34,7 @@ import numpy as np
 
 from ndoku.jit import kernel
 from ndoku.model.units import COLUMN, ROW
-from ndoku.solvers.bits import joined
+from ndoku.solvers.bits import joined, nonliteral
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 from ndoku.solvers.logic.forcing import node_of, search_anew
 from ndoku.solvers.logic.implications import forcing_chain
@@ -113,7 +113,7 @@ def _xy_wing(values: IntArray, cand: BoolArray, sees: BoolArray) -> IntArray:
     ends = np.empty(2, dtype=np.int32)  # contiguous, as every caller's: one compiled _victims
     for start in two:
         for a in (first[start], second[start]):
-            carry = _other(first, second, start, int(a))  # an int, as carry2's calls
+            carry = _other(first, second, start, nonliteral(a))  # an int64, as carry2's calls
             for i in range(two.shape[0] - 1, -1, -1):
                 middle = two[i]
                 if middle == start or not sees[start, middle]:

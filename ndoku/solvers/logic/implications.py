@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.jit import kernel
-from ndoku.solvers.bits import copy, widest
+from ndoku.solvers.bits import copy, nonliteral, widest
 
 IntArray = NDArray[np.int32]
 BoolArray = NDArray[np.bool_]
@@ -323,7 +323,7 @@ def _loop_length(
             other = dist[nxt - n_live if nxt >= n_live else nxt + n_live]
             if other >= 0 and level + 1 + other < best:
                 best = level + 1 + other
-    _unreach(dist, queue, tail)
+    _unreach(dist, queue, nonliteral(tail))
     return best if best <= bound else -1
 
 
@@ -357,7 +357,7 @@ def forcing_chain(
                 continue
             # the chain itself: the first shortest path breadth-first search finds
             _, reached = _bfs(source, target, d, ptr, adj, dist, parent, queue)
-            _unreach(dist, queue, reached)
+            _unreach(dist, queue, nonliteral(reached))
             best = np.empty(d + 1, dtype=np.int32)
             node = target
             for i in range(d, -1, -1):
@@ -493,7 +493,7 @@ def group_chain(
             reach[at + i] = queue[i]
             reach_dist[at + i] = dist[queue[i]]
         reach_ptr[k + 1] = at + reached
-        _unreach(dist, queue, reached)
+        _unreach(dist, queue, nonliteral(reached))
     # the distances of a group's branches but one, spread out by node (−1: not reached);
     # the reach of the one with the fewest nodes near enough to matter is walked
     spread = np.full((MOST_BRANCHES, nodes), -1, dtype=np.int32)

@@ -57,7 +57,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.jit import kernel
-from ndoku.solvers.bits import lowest, popcount
+from ndoku.solvers.bits import lowest, nonliteral, popcount
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 from ndoku.solvers.logic.techniques import Step, cell_bits
 
@@ -167,7 +167,7 @@ def find_patterns(
             count[cell_units[k]] = 1
             colour_of[cell_units[k]] = 0
         depth = 1
-        unit[1] = _open_unit(chosen, 1, count, cell_ptr, cell_units)
+        unit[1] = _open_unit(chosen, nonliteral(1), count, cell_ptr, cell_units)
         at[1] = 0
         while True:
             u = unit[depth]
