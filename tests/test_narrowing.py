@@ -160,3 +160,31 @@ def test_the_kernels_remove_what_a_person_would() -> None:
     # must not fire: every value of a free row has its place in some sandwich of 0
     sandwich = Constraint("sandwich", tuple(range(nine)), 0)
     assert _narrowed(sandwich, [full] * nine, nine) == [full] * nine
+
+
+def test_a_sum_of_one_units_cells_narrows_as_a_cage_and_no_other() -> None:
+    from ndoku.model.frame import Frame
+    from ndoku.model.layout import load_layout
+    from ndoku.solvers.tables import _as_cages
+
+    frame = Frame.of(load_layout("9x9"))
+    rng = random.Random(5)
+
+    def one_unit(cells: tuple[int, ...]) -> bool:  # the reference: a row, column or box
+        rows, cols = {c // 9 for c in cells}, {c % 9 for c in cells}
+        return len(rows) == 1 or len(cols) == 1 or len({(r // 3, c // 3) for r in rows
+                                                        for c in cols}) == 1  # fmt: skip
+
+    sums = []
+    for _ in range(300):
+        start = rng.randrange(81)
+        near = [c for c in range(81) if abs(c // 9 - start // 9) + abs(c % 9 - start % 9) <= 2]
+        cells = (start, *rng.sample([c for c in near if c != start], rng.randint(1, 3)))
+        weights = (1,) * len(cells) if rng.random() < 0.8 else (-1, *(1,) * (len(cells) - 1))
+        sums.append(Constraint("sum", cells, 12, weights))
+    made = list(_as_cages(sums, frame))
+    for before, after in zip(sums, made, strict=True):
+        cage = one_unit(before.cells) and set(before.weights) == {1}
+        assert (after.kind == "cage") == cage, before
+        assert after.cells == before.cells and after.number == before.number
+    assert 30 < sum(c.kind == "cage" for c in made) < 270  # both cases were met
