@@ -39,10 +39,20 @@ lint: $(VENV)/.installed-test
 	$(BIN)/mypy ndoku
 
 # The site in site/, offline (no CDN, no web fonts); --strict makes every warning an error.
-docs: $(VENV)/.installed-docs
+# Quiet on two notices that are not the build's: Material's end-of-life banner, and the
+# notebooks' kernels' warning that they talk over local TCP unencrypted (from ipykernel 7.4;
+# its config file in the venv sets the kernels' log level, and only the venv's kernels read it).
+KERNEL_CONFIG := $(VENV)/etc/ipython/ipython_kernel_config.py
+export NO_MKDOCS_2_WARNING := 1
+
+$(KERNEL_CONFIG): | $(BIN)/python
+	mkdir -p $(dir $@)
+	echo 'c.IPKernelApp.log_level = "ERROR"' > $@
+
+docs: $(VENV)/.installed-docs $(KERNEL_CONFIG)
 	$(BIN)/mkdocs build --strict --quiet
 
-docs-serve: $(VENV)/.installed-docs
+docs-serve: $(VENV)/.installed-docs $(KERNEL_CONFIG)
 	$(BIN)/mkdocs serve
 
 # pytest builds the site strictly too (tests/test_docs.py) and runs the notebooks; one worker
