@@ -22,7 +22,7 @@ from ndoku.limits import MAX_SYMBOLS
 from ndoku.model.constraints import PAIRS, Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.implied import implied_sums
+from ndoku.solvers.implied import MOST_CELLS, add_implied, spare_room
 from ndoku.solvers.narrowing import (
     ALLOWED,
     CAGE,
@@ -99,7 +99,8 @@ class Topology:
     ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers;
     ``program`` the locked-candidates program (``n_groups`` groups), None below
     ``LOCKED_FROM``; ``classic`` whether the units are exactly the rows, columns and 3×3
-    boxes of a 9×9 (cells row by row), which :mod:`ndoku.solvers.exact.nine` searches.
+    boxes of a 9×9 (cells row by row), which :mod:`ndoku.solvers.exact.nine` searches;
+    ``most_peers`` the peers of a cell, at most.
     """
 
     n_cells: int
@@ -108,6 +109,7 @@ class Topology:
     program: IntArray | None
     n_groups: int
     classic: bool = False
+    most_peers: int = 0
     rules: Rules | None = None  # the constraints' arrays (work arrays empty), None for none
 
     @classmethod
@@ -123,16 +125,17 @@ class Topology:
         constraints = puzzle.lowered.constraints
         if not constraints:
             return topology
-        constraints += tuple(implied_sums(constraints, puzzle.frame))
-        return replace(topology, rules=rule_tables(constraints, puzzle.size), classic=False)
+        rules = rule_tables(constraints, puzzle.size, puzzle.frame)
+        return replace(topology, rules=rules, classic=False)
 
     @classmethod
     def _build(cls, frame: Frame) -> Topology:
         net = (frame.units.ptr, frame.units.cells, *frame.cell_units, *frame.peers)
+        most = int(np.diff(net[4]).max(initial=0))
         if frame.size < LOCKED_FROM:
-            return cls(frame.n_cells, frame.size, net, None, 0, _classic(net))
+            return cls(frame.n_cells, frame.size, net, None, 0, _classic(net), most)
         program, n_groups = _crossings(frame)
-        return cls(frame.n_cells, frame.size, net, program, n_groups)
+        return cls(frame.n_cells, frame.size, net, program, n_groups, most_peers=most)
 
     @property
     def n_slots(self) -> int:
@@ -228,7 +231,7 @@ class WorkArrays:
             np.zeros(cells, dtype=np.int32),
             np.zeros(n_units, dtype=np.int64),
             np.zeros(1, dtype=np.int64),
-            np.zeros(int(np.diff(topology.net[4]).max(initial=0)) + 1, dtype=np.int32),
+            np.zeros(topology.most_peers + 1, dtype=np.int32),
         )
         if topology.rules is not None:
             self.scratch = (*self.scratch, rule_work(topology.rules, topology.size))
@@ -307,47 +310,64 @@ def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
     return table
 
 
-def rule_tables(constraints: Sequence[Constraint], size: int) -> Rules:
+def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | None = None) -> Rules:
     """The arrays of :data:`Rules` for ``constraints``, its work arrays empty
-    (:class:`WorkArrays` makes them).
+    (:class:`WorkArrays` makes them); with ``frame``, followed by the implied sums of their
+    cages on it (those of ``constraints + implied_sums(constraints, frame)``).
 
     >>> tables = rule_tables([Constraint("less", (0, 1)), Constraint("cage", (2, 3), 5)], 4)
     >>> tables[0].tolist(), tables[1].tolist(), tables[2].tolist()
     ([0, 3], [0, 2, 4], [0, 1, 2, 3])
     """
     kinds: list[int] = []
-    ptr = [0]
-    cells: list[int] = []
     numbers: list[int] = []
-    weights: list[int] = []
     combo_ptr = [0]
     combos: list[int] = []
     tables: list[NDArray[np.uint64]] = []
     table_of: dict[tuple[str, int], int] = {}
     for constraint in constraints:
-        if constraint.kind in PAIRS:
-            key = (constraint.kind, constraint.number)
+        kind = constraint.kind
+        if kind in PAIRS:
+            key = (kind, constraint.number)
             if key not in table_of:
                 table_of[key] = len(tables)
                 tables.append(pair_table(*key, size))
             kinds.append(PAIR)
             numbers.append(table_of[key])
         else:
-            kinds.append(_CODES[constraint.kind])
+            kinds.append(_CODES[kind])
             numbers.append(constraint.number)
-        if constraint.kind == "cage":
-            combos += combinations(len(constraint.cells), constraint.number, size)
+            if kind == "cage":
+                combos += combinations(len(constraint.cells), constraint.number, size)
         combo_ptr.append(len(combos))
-        cells += constraint.cells
-        weights += constraint.weights or (1,) * len(constraint.cells)
-        ptr.append(len(cells))
+    n = len(constraints)
+    room = spare_room(frame) if frame is not None and CAGE in kinds else 0
+    ptr = np.zeros(n + room + 1, dtype=np.int32)
+    np.cumsum([len(c.cells) for c in constraints], out=ptr[1 : n + 1])
+    spare = room * MOST_CELLS
+    weights = [w for c in constraints for w in c.weights or (1,) * len(c.cells)]
+    arrays = (
+        _padded(kinds, room, np.int32),
+        ptr,
+        _padded([x for c in constraints for x in c.cells], spare, np.int32),
+        _padded(numbers, room, np.int64),
+        _padded(weights, spare, np.int64),
+    )
+    if room and frame is not None:
+        found = n + len(add_implied(frame, *arrays, n))
+        starts = ptr[n : found + 1].tolist()
+        for i, (kind, number) in enumerate(
+            zip(arrays[0][n:found].tolist(), arrays[3][n:found].tolist(), strict=True)
+        ):
+            if kind == CAGE:
+                combos += combinations(starts[i + 1] - starts[i], number, size)
+            combo_ptr.append(len(combos))
+        end = starts[-1]
+        kinds_, cells, numbers_, weights_ = arrays[0], arrays[2], arrays[3], arrays[4]
+        arrays = (kinds_[:found], ptr[: found + 1], cells[:end], numbers_[:found], weights_[:end])
     empty = np.zeros(0, dtype=np.uint64)
     return (
-        np.array(kinds, dtype=np.int32),
-        np.array(ptr, dtype=np.int32),
-        np.array(cells, dtype=np.int32),
-        np.array(numbers, dtype=np.int64),
-        np.array(weights, dtype=np.int64),
+        *arrays,
         np.array(tables, dtype=np.uint64).reshape(len(tables), 2, size),
         np.array(combo_ptr, dtype=np.int32),
         np.array(combos, dtype=np.uint64),
@@ -355,6 +375,15 @@ def rule_tables(constraints: Sequence[Constraint], size: int) -> Rules:
         empty,
         np.zeros(0, dtype=np.int64),
     )
+
+
+def _padded(values: list[int], room: int, dtype: type[Any]) -> NDArray[Any]:
+    """``values`` as an array of ``dtype``, with ``room`` zeros after them."""
+    if not room:
+        return np.array(values, dtype=dtype)
+    padded = np.zeros(len(values) + room, dtype=dtype)
+    padded[: len(values)] = values
+    return padded
 
 
 @cache
@@ -387,7 +416,7 @@ def rule_work(rules: Rules, size: int) -> Rules:
     """``rules`` with work arrays of its own (a search's, or a thread's): where each
     constraint was last settled (nothing yet), what a kernel leaves, the searches' room."""
     n_cells = len(rules[2])
-    longest = int(np.diff(rules[1]).max(initial=0))
+    longest = int((rules[1][1:] - rules[1][:-1]).max(initial=0))
     return (
         *rules[:8],
         np.zeros(n_cells, dtype=np.uint64),
