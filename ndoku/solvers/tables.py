@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -293,9 +294,10 @@ _RELATIONS: dict[str, Callable[[int, int, int], bool]] = {
 assert set(_RELATIONS) == set(PAIRS)
 
 
+@cache
 def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
     """``(2, size)`` masks of a pair constraint: row 0, the values of the second cell each
-    value of the first allows; row 1, the reverse.
+    value of the first allows; row 1, the reverse (made once: read-only).
 
     >>> [bin(int(m)) for m in pair_table("difference", 1, 4)[0]]
     ['0b10', '0b101', '0b1010', '0b100']
@@ -307,6 +309,7 @@ def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
             if allowed(x, y, number):
                 table[0, x - 1] |= np.uint64(1) << np.uint64(y - 1)
                 table[1, y - 1] |= np.uint64(1) << np.uint64(x - 1)
+    table.flags.writeable = False
     return table
 
 
@@ -319,39 +322,41 @@ def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | Non
     >>> tables[0].tolist(), tables[1].tolist(), tables[2].tolist()
     ([0, 3], [0, 2, 4], [0, 1, 2, 3])
     """
-    kinds: list[int] = []
-    numbers: list[int] = []
-    combo_ptr = [0]
-    combos: list[int] = []
-    tables: list[NDArray[np.uint64]] = []
-    table_of: dict[tuple[str, int], int] = {}
-    for constraint in constraints:
-        kind = constraint.kind
-        if kind in PAIRS:
-            key = (kind, constraint.number)
-            if key not in table_of:
-                table_of[key] = len(tables)
-                tables.append(pair_table(*key, size))
-            kinds.append(PAIR)
-            numbers.append(table_of[key])
-        else:
-            kinds.append(_CODES[kind])
-            numbers.append(constraint.number)
-            if kind == "cage":
-                combos += combinations(len(constraint.cells), constraint.number, size)
-        combo_ptr.append(len(combos))
+    names = [c.kind for c in constraints]
+    numbers = [c.number for c in constraints]
+    kinds = [_CODES.get(name, PAIR) for name in names]
+    pairs: dict[tuple[str, int], int] = {}  # a pair's number: its table's index
+    if PAIR in kinds:
+        keys = [(name, number) for name, number in zip(names, numbers, strict=True)]
+        pairs = {
+            key: k
+            for k, key in enumerate(
+                dict.fromkeys(keys[i] for i, kind in enumerate(kinds) if kind == PAIR)
+            )
+        }
+        numbers = [
+            pairs[key] if kind == PAIR else key[1] for key, kind in zip(keys, kinds, strict=True)
+        ]
+    tables = [pair_table(*key, size) for key in pairs]
+    held = [
+        combinations(len(c.cells), c.number, size) if c.kind == "cage" else () for c in constraints
+    ]
+    combos = [mask for masks in held for mask in masks]
+    combo_ptr = [0, *accumulate(map(len, held))]
     n = len(constraints)
     room = spare_room(frame) if frame is not None and CAGE in kinds else 0
     ptr = np.zeros(n + room + 1, dtype=np.int32)
-    np.cumsum([len(c.cells) for c in constraints], out=ptr[1 : n + 1])
+    ptr[1 : n + 1] = list(accumulate(len(c.cells) for c in constraints))
     spare = room * MOST_CELLS
-    weights = [w for c in constraints for w in c.weights or (1,) * len(c.cells)]
+    weights = np.ones(int(ptr[n]) + spare, dtype=np.int64)  # a sum's own, where it has them
+    for k in [k for k, c in enumerate(constraints) if c.weights]:
+        weights[ptr[k] : ptr[k + 1]] = constraints[k].weights
     arrays = (
         _padded(kinds, room, np.int32),
         ptr,
         _padded([x for c in constraints for x in c.cells], spare, np.int32),
         _padded(numbers, room, np.int64),
-        _padded(weights, spare, np.int64),
+        weights,
     )
     if room and frame is not None:
         found = n + len(add_implied(frame, *arrays, n))
