@@ -594,3 +594,16 @@ def test_bad_arguments_raise_ndoku_errors(kwargs: dict[str, object], message: st
     [puzzle] = read_puzzles(text="0" * 16)
     with pytest.raises(NdokuError, match=message):
         solve_exact(puzzle, **kwargs)  # type: ignore[arg-type]
+
+
+def test_one_result_has_the_status_the_batch_gives() -> None:
+    # every stop with 0, 1 and 2 solutions: result(i) works its status out alone
+    rows = [(stop, count) for stop in range(len(exact.STOPS)) for count in (0, 1, 2)]
+    stats = np.zeros((len(rows), exact_solver.N_STATS), dtype=np.int64)
+    stats[:, exact_solver.STAT_STOP], stats[:, exact_solver.STAT_COUNT] = np.array(rows).T
+    batch = exact.BatchResult(
+        np.zeros((len(rows), 4), dtype=np.int32), stats, np.zeros(len(rows)), limit=2
+    )
+    statuses = [batch.result(i).status for i in range(len(rows))]
+    assert statuses == batch.statuses.tolist()
+    assert set(statuses) == {"solved", "multiple", "none", "limit"}

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ndoku.jit import kernel
 from ndoku.model.constraints import Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.units import COLUMN, ROW
+from ndoku.solvers.narrowing import CAGE, SUM
 
 #: Innies or outies of more cells than this are left out: they narrow little and cost a pass.
 MOST_CELLS = 3
@@ -67,8 +69,7 @@ def implied_sums(constraints: Sequence[Constraint], frame: Frame) -> list[Constr
     sum (4, 5, 6) 9
     sum (7,) 1
     """
-    # the solver's every call: without the cages each sum rests on, which only steps name
-    return [found.constraint for found in _implied(constraints, frame, sources=False)]
+    return [sum_ for sum_, _, _ in _implied(constraints, frame)]
 
 
 def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Implied]:
@@ -81,99 +82,251 @@ def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Imp
     >>> first.constraint.cells, first.units, first.cages, first.innies
     ((2, 3), (0,), (0,), True)
     """
-    return _implied(constraints, frame, sources=True)
+    groups: _Groups = frame.table("implied-sum groups", _Groups.of)
+    cages = [k for k, c in enumerate(constraints) if c.kind == "cage"]
+    implied = []
+    for sum_, g, innie in _implied(constraints, frame):
+        members = set(groups.cells[groups.ptr[g] : groups.ptr[g + 1]].tolist())
+        # innies rest on the cages inside the group, outies on those that meet it
+        test = members.issuperset if innie else members.intersection
+        rests = tuple(k for k in cages if test(constraints[k].cells))
+        implied.append(Implied(sum_, groups.units[g], rests, innie))
+    return implied
 
 
-def _implied(constraints: Sequence[Constraint], frame: Frame, sources: bool) -> list[Implied]:
-    """:func:`implied_sources`; without ``sources``, each one's ``cages`` left empty."""
-    index = [k for k, c in enumerate(constraints) if c.kind == "cage"]
-    cages = [constraints[k] for k in index]
-    if not cages:
-        return []
-    member = np.zeros((len(cages), frame.n_cells), dtype=np.float32)  # cage × cell
-    lengths = [len(c.cells) for c in cages]
-    member[np.repeat(np.arange(len(cages)), lengths), [c for g in cages for c in g.cells]] = 1
-    covered = member.sum(axis=0)
-    if (covered > 1).any():
-        return []
-    groups, lines, units_of = frame.table("implied-sum groups", _groups)
-    sums = np.array([c.number for c in cages], dtype=np.float32)
-    # products of 0/1 matrices in floats (BLAS): exact counts, far quicker than integers
-    meets = (member @ groups.T > 0).astype(np.float32)  # cage × group
-    inside = meets * (member @ (1 - groups).T == 0)
-    totals = lines * (frame.size * (frame.size + 1) // 2)
-    in_group = groups > 0
-    rest = in_group & ~(inside.T @ member > 0)
-    beyond = (meets.T @ member > 0) & ~in_group
-    whole = ~(in_group & (covered == 0)).any(axis=1)
-    found: list[Implied] = []
-    known = {c.cells for c in cages}
-
-    def used(column: NDArray[np.float32]) -> tuple[int, ...]:
-        return tuple(index[i] for i in np.flatnonzero(column)) if sources else ()
-
-    innies = (inside.sum(axis=0) > 0) & _sized(rest)
-    lefts = (totals - sums @ inside).astype(np.int64).tolist()  # what each group's cages leave
-    extras = (sums @ meets - totals).astype(np.int64).tolist()  # what they add beyond it
-    single = (lines == 1).tolist()
-    for g, cells in _cells_of(rest, innies):
-        if cells not in known:
-            # a unit's cells differ
-            kind, weights = ("cage", ()) if single[g] else ("sum", (1,) * len(cells))
-            sum_ = Constraint(kind, cells, lefts[g], weights)
-            found.append(Implied(sum_, units_of[g], used(inside[:, g]), True))
-            known.add(cells)
-    for g, cells in _cells_of(beyond, whole & _sized(beyond)):
-        if cells not in known:
-            sum_ = Constraint("sum", cells, extras[g], (1,) * len(cells))
-            found.append(Implied(sum_, units_of[g], used(meets[:, g]), False))
-            known.add(cells)
-    return found
+def _implied(constraints: Sequence[Constraint], frame: Frame) -> list[tuple[Constraint, int, bool]]:
+    """:func:`implied_sums`, each with its group and whether it is an innie."""
+    n = len(constraints)
+    room = spare_room(frame)
+    kinds = np.array([CAGE if c.kind == "cage" else -1 for c in constraints] + [0] * room)
+    ptr = np.zeros(n + room + 1, dtype=np.int32)
+    np.cumsum([len(c.cells) for c in constraints], out=ptr[1 : n + 1])
+    flat = [cell for c in constraints for cell in c.cells]
+    cells = np.array(flat + [0] * (room * MOST_CELLS), dtype=np.int32)
+    numbers = np.array([c.number for c in constraints] + [0] * room, dtype=np.int64)
+    arrays = (kinds.astype(np.int32), ptr, cells, numbers, np.zeros(len(cells), dtype=np.int64))
+    sources = add_implied(frame, *arrays, n).tolist()
+    starts, flat, numbers_ = ptr.tolist(), cells.tolist(), numbers.tolist()
+    implied = []
+    for i, (g, innie) in enumerate(sources, n):
+        found = tuple(flat[starts[i] : starts[i + 1]])
+        if arrays[0][i] == CAGE:
+            sum_ = Constraint("cage", found, numbers_[i])
+        else:
+            sum_ = Constraint("sum", found, numbers_[i], (1,) * len(found))
+        implied.append((sum_, g, bool(innie)))
+    return implied
 
 
-def _sized(cells: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """Groups (rows) of 1 to :data:`MOST_CELLS` cells."""
-    sizes = cells.sum(axis=1)
-    return (sizes > 0) & (sizes <= MOST_CELLS)  # type: ignore[no-any-return]
+def spare_room(frame: Frame) -> int:
+    """The implied sums on ``frame``, at most (:func:`add_implied` writes up to this many
+    constraints, of up to :data:`MOST_CELLS` cells each): an innie and an outie per group."""
+    groups: _Groups = frame.table("implied-sum groups", _Groups.of)
+    return 2 * len(groups.units)
 
 
-def _cells_of(
-    cells: NDArray[np.bool_], chosen: NDArray[np.bool_]
-) -> list[tuple[int, tuple[int, ...]]]:
-    """``(group, its cells)`` of the chosen rows of a group × cell matrix, in one pass."""
-    rows, columns = np.nonzero(cells[chosen])
-    index = np.flatnonzero(chosen).tolist()
-    starts = np.searchsorted(rows, np.arange(len(index) + 1)).tolist()
-    flat = columns.tolist()
-    return [(g, tuple(flat[starts[k] : starts[k + 1]])) for k, g in enumerate(index)]
-
-
-def _groups(
+def add_implied(
     frame: Frame,
-) -> tuple[NDArray[np.float32], NDArray[np.int64], list[tuple[int, ...]]]:
-    """Every unit, then runs of 2 to :data:`MOST_LINES` rows (or columns) that lie side by
-    side over the same span: each group's cells (group × cell, 0 or 1), its number of
-    lines and its units."""
-    units, cell_rc = frame.units, frame.cell_rc
-    found: list[tuple[NDArray[np.int32], tuple[int, ...]]] = [
-        (units[u], (u,)) for u in range(len(units))
-    ]
-    for kind, along, across in ((ROW, 0, 1), (COLUMN, 1, 0)):
-        runs: dict[tuple[int, int, int], int] = {}
-        for line in np.flatnonzero(units.kind == kind).tolist():
-            spot = cell_rc[units[line]]
-            key = (int(spot[0, along]), int(spot[:, across].min()), int(spot[:, across].max()))
-            runs[key] = line
-        for (at, low, high), first in sorted(runs.items()):
-            run = [first]
-            for k in range(1, MOST_LINES):
-                more = runs.get((at + k, low, high))
-                if more is None:
+    kinds: NDArray[np.int32],
+    ptr: NDArray[np.int32],
+    cells: NDArray[np.int32],
+    numbers: NDArray[np.int64],
+    weights: NDArray[np.int64],
+    n: int,
+) -> NDArray[np.int64]:
+    """Write the implied sums of the first ``n`` constraints' cages after them: each one's
+    kernel (``CAGE`` within one unit, else ``SUM``), cells (from ``cells[ptr[n]]`` on),
+    number and weights (1 each); the arrays hold :func:`spare_room` more constraints. The
+    constraints are given as :func:`ndoku.solvers.tables.rule_tables` gives them (its
+    ``CAGE`` kind marks the cages). Returns each implied sum's group and whether it is an
+    innie (1) or an outie (0), ``(sums, 2)``: their count."""
+    groups: _Groups = frame.table("implied-sum groups", _Groups.of)
+    owner = np.empty(frame.n_cells, dtype=np.int64)
+    mark = np.empty(frame.n_cells, dtype=np.int64)
+    rows = np.empty((2 * len(groups.units), 4 + MOST_CELLS), dtype=np.int64)
+    count = np.empty(n, dtype=np.int64)
+    found = _find(
+        kinds, ptr, cells, numbers, weights, n, groups.ptr, groups.cells, groups.totals,
+        groups.single, owner, mark, count, rows,
+    )  # fmt: skip
+    return rows[:found, :2]
+
+
+@kernel()
+def _find(
+    kinds: NDArray[np.int32],
+    ptr: NDArray[np.int32],
+    cells: NDArray[np.int32],
+    numbers: NDArray[np.int64],
+    weights: NDArray[np.int64],
+    n: int,
+    group_ptr: NDArray[np.int64],
+    group_cells: NDArray[np.int64],
+    totals: NDArray[np.int64],
+    single: NDArray[np.bool_],
+    owner: NDArray[np.int64],
+    mark: NDArray[np.int64],
+    count: NDArray[np.int64],
+    rows: NDArray[np.int64],
+) -> int:
+    """:func:`add_implied`; returns the number of sums written. ``owner``, ``mark`` (per
+    cell) and ``count`` (per constraint) are work arrays; ``rows`` holds the sums found, one
+    per row (group, innie, number, cell count, cells), innies from row 0, outies from the
+    number of groups on, then those kept (the first two columns read back)."""
+    owner[:] = 0  # each cell's cage + 1, 0 for none
+    mark[:] = 0  # the last group + 1 a cell was seen in
+    count[:] = 0  # a cage's cells in the group; -1 inside it, -2 meeting it, -3 gone over
+    for k in range(n):
+        if kinds[k] == CAGE:
+            for j in range(ptr[k], ptr[k + 1]):
+                if owner[cells[j]]:
+                    return 0  # overlapping cages (outside sums written as cages)
+                owner[cells[j]] = k + 1
+    n_groups = len(group_ptr) - 1
+    innies, outies = 0, n_groups
+    for g in range(n_groups):
+        start, end = group_ptr[g], group_ptr[g + 1]
+        uncovered = 0
+        for j in range(start, end):
+            mark[group_cells[j]] = g + 1
+            k = owner[group_cells[j]]
+            if k:
+                count[k - 1] += 1
+            else:
+                uncovered += 1
+        inside = inside_sum = meets = meets_sum = 0
+        for j in range(start, end):
+            k = owner[group_cells[j]]
+            if k and count[k - 1] > 0:  # the cage's first cell here
+                length = ptr[k] - ptr[k - 1]
+                meets += length
+                meets_sum += numbers[k - 1]
+                if count[k - 1] == length:
+                    inside += length
+                    inside_sum += numbers[k - 1]
+                    count[k - 1] = -1
+                else:
+                    count[k - 1] = -2
+        size = end - start
+        if inside > 0 and 0 < size - inside <= MOST_CELLS:
+            row = rows[innies]
+            innies += 1
+            row[0], row[1], row[2], row[3] = g, 1, totals[g] - inside_sum, 0
+            for j in range(start, end):
+                k = owner[group_cells[j]]
+                if k == 0 or count[k - 1] != -1:
+                    row[4 + row[3]] = group_cells[j]
+                    row[3] += 1
+        if uncovered == 0 and 0 < meets - size <= MOST_CELLS:
+            row = rows[outies]
+            outies += 1
+            row[0], row[1], row[2], row[3] = g, 0, meets_sum - totals[g], 0
+            for j in range(start, end):
+                k = owner[group_cells[j]]
+                if count[k - 1] < -2:
+                    continue
+                count[k - 1] = -3
+                for i in range(ptr[k - 1], ptr[k]):
+                    cell = cells[i]
+                    if mark[cell] != g + 1:  # in order: insertion
+                        at = 4 + row[3]
+                        while at > 4 and row[at - 1] > cell:
+                            row[at] = row[at - 1]
+                            at -= 1
+                        row[at] = cell
+                        row[3] += 1
+        for j in range(start, end):
+            k = owner[group_cells[j]]
+            if k:
+                count[k - 1] = 0
+    kept = 0
+    for t in range(innies + outies - n_groups):
+        row = rows[t if t < innies else n_groups + t - innies]
+        length = row[3]
+        known = False
+        for k in range(n):  # already a cage
+            if kinds[k] == CAGE and ptr[k + 1] - ptr[k] == length:
+                known = True
+                for i in range(length):
+                    if cells[ptr[k] + i] != row[4 + i]:
+                        known = False
+                        break
+                if known:
                     break
-                run.append(more)
-                found.append((np.concatenate([units[v] for v in run]), tuple(run)))
-    groups = np.zeros((len(found), frame.n_cells), dtype=np.float32)
-    for g, (cells, _) in enumerate(found):
-        groups[g, cells] = 1
-    lines = np.array([len(run) for _, run in found], dtype=np.int64)
-    return groups, lines, [run for _, run in found]
+        for q in range(kept):  # or an implied sum before
+            if known:
+                break
+            if ptr[n + q + 1] - ptr[n + q] == length:
+                known = True
+                for i in range(length):
+                    if cells[ptr[n + q] + i] != row[4 + i]:
+                        known = False
+                        break
+        if known:
+            continue
+        at = n + kept
+        kinds[at] = CAGE if row[1] and single[row[0]] else SUM
+        numbers[at] = row[2]
+        ptr[at + 1] = ptr[at] + length
+        for i in range(length):
+            cells[ptr[at] + i] = row[4 + i]
+            weights[ptr[at] + i] = 1
+        rows[kept, 0], rows[kept, 1] = row[0], row[1]
+        kept += 1
+    return kept
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """Every unit, then runs of 2 to :data:`MOST_LINES` rows (or columns) that lie side by
+    side over the same span (a frame's table, :meth:`of`).
+
+    Attributes
+    ----------
+    ptr, cells : ndarray of int64
+        Each group's cells (CSR), in order.
+    units : list of tuple of int
+        Each group's units.
+    single : ndarray of bool
+        Whether the group is one unit (its cells differ).
+    totals : ndarray of int64
+        The sum of each group's values.
+    """
+
+    ptr: NDArray[np.int64]
+    cells: NDArray[np.int64]
+    units: list[tuple[int, ...]]
+    single: NDArray[np.bool_]
+    totals: NDArray[np.int64]
+
+    @classmethod
+    def of(cls, frame: Frame) -> _Groups:
+        """The groups of ``frame``."""
+        units, cell_rc = frame.units, frame.cell_rc
+        found: list[tuple[list[int], tuple[int, ...]]] = [
+            (units[u].tolist(), (u,)) for u in range(len(units))
+        ]
+        for kind, along, across in ((ROW, 0, 1), (COLUMN, 1, 0)):
+            runs: dict[tuple[int, int, int], int] = {}
+            for line in np.flatnonzero(units.kind == kind).tolist():
+                spot = cell_rc[units[line]]
+                key = (int(spot[0, along]), int(spot[:, across].min()), int(spot[:, across].max()))
+                runs[key] = line
+            for (at, low, high), first in sorted(runs.items()):
+                run = [first]
+                for k in range(1, MOST_LINES):
+                    more = runs.get((at + k, low, high))
+                    if more is None:
+                        break
+                    run.append(more)
+                    found.append(([c for v in run for c in units[v].tolist()], tuple(run)))
+        lines = np.array([len(run) for _, run in found], dtype=np.int64)
+        ptr = np.zeros(len(found) + 1, dtype=np.int64)
+        np.cumsum([len(cells) for cells, _ in found], out=ptr[1:])
+        return cls(
+            ptr=ptr,
+            cells=np.array([c for cells, _ in found for c in sorted(cells)], dtype=np.int64),
+            units=[run for _, run in found],
+            single=lines == 1,
+            totals=lines * (frame.size * (frame.size + 1) // 2),
+        )

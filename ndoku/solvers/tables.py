@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from ndoku.limits import MAX_SYMBOLS
 from ndoku.model.constraints import PAIRS, Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.implied import implied_sums
+from ndoku.solvers.implied import MOST_CELLS, add_implied, spare_room
 from ndoku.solvers.narrowing import (
     ALLOWED,
     CAGE,
@@ -99,7 +100,8 @@ class Topology:
     ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers;
     ``program`` the locked-candidates program (``n_groups`` groups), None below
     ``LOCKED_FROM``; ``classic`` whether the units are exactly the rows, columns and 3×3
-    boxes of a 9×9 (cells row by row), which :mod:`ndoku.solvers.exact.nine` searches.
+    boxes of a 9×9 (cells row by row), which :mod:`ndoku.solvers.exact.nine` searches;
+    ``most_peers`` the peers of a cell, at most.
     """
 
     n_cells: int
@@ -108,6 +110,7 @@ class Topology:
     program: IntArray | None
     n_groups: int
     classic: bool = False
+    most_peers: int = 0
     rules: Rules | None = None  # the constraints' arrays (work arrays empty), None for none
 
     @classmethod
@@ -123,19 +126,19 @@ class Topology:
         constraints = puzzle.lowered.constraints
         if not constraints:
             return topology
-        implied = implied_sums(constraints, puzzle.frame)
-        # the rules' sums only: the implied ones searched as cages cost a generated killer
-        # Samurai 12 times the nodes
-        constraints = (*_as_cages(constraints, puzzle.frame), *implied)
-        return replace(topology, rules=rule_tables(constraints, puzzle.size), classic=False)
+        # the rules' sums as cages where they can be, then the sums their cages imply (which
+        # stay sums: searched as cages, they cost a generated killer Samurai 12 times the nodes)
+        rules = rule_tables(tuple(_as_cages(constraints, puzzle.frame)), puzzle.size, puzzle.frame)
+        return replace(topology, rules=rules, classic=False)
 
     @classmethod
     def _build(cls, frame: Frame) -> Topology:
         net = (frame.units.ptr, frame.units.cells, *frame.cell_units, *frame.peers)
+        most = int(np.diff(net[4]).max(initial=0))
         if frame.size < LOCKED_FROM:
-            return cls(frame.n_cells, frame.size, net, None, 0, _classic(net))
+            return cls(frame.n_cells, frame.size, net, None, 0, _classic(net), most)
         program, n_groups = _crossings(frame)
-        return cls(frame.n_cells, frame.size, net, program, n_groups)
+        return cls(frame.n_cells, frame.size, net, program, n_groups, most_peers=most)
 
     @property
     def n_slots(self) -> int:
@@ -266,7 +269,7 @@ class WorkArrays:
             np.zeros(cells, dtype=np.int32),
             np.zeros(n_units, dtype=np.int64),
             np.zeros(1, dtype=np.int64),
-            np.zeros(int(np.diff(topology.net[4]).max(initial=0)) + 1, dtype=np.int32),
+            np.zeros(topology.most_peers + 1, dtype=np.int32),
         )
         if topology.rules is not None:
             self.scratch = (*self.scratch, rule_work(topology.rules, topology.size))
@@ -328,9 +331,10 @@ _RELATIONS: dict[str, Callable[[int, int, int], bool]] = {
 assert set(_RELATIONS) == set(PAIRS)
 
 
+@cache
 def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
     """``(2, size)`` masks of a pair constraint: row 0, the values of the second cell each
-    value of the first allows; row 1, the reverse.
+    value of the first allows; row 1, the reverse (made once: read-only).
 
     >>> [bin(int(m)) for m in pair_table("difference", 1, 4)[0]]
     ['0b10', '0b101', '0b1010', '0b100']
@@ -342,50 +346,70 @@ def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
             if allowed(x, y, number):
                 table[0, x - 1] |= np.uint64(1) << np.uint64(y - 1)
                 table[1, y - 1] |= np.uint64(1) << np.uint64(x - 1)
+    table.flags.writeable = False
     return table
 
 
-def rule_tables(constraints: Sequence[Constraint], size: int) -> Rules:
+def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | None = None) -> Rules:
     """The arrays of :data:`Rules` for ``constraints``, its work arrays empty
-    (:class:`WorkArrays` makes them).
+    (:class:`WorkArrays` makes them); with ``frame``, followed by the implied sums of their
+    cages on it (those of ``constraints + implied_sums(constraints, frame)``).
 
     >>> tables = rule_tables([Constraint("less", (0, 1)), Constraint("cage", (2, 3), 5)], 4)
     >>> tables[0].tolist(), tables[1].tolist(), tables[2].tolist()
     ([0, 3], [0, 2, 4], [0, 1, 2, 3])
     """
-    kinds: list[int] = []
-    ptr = [0]
-    cells: list[int] = []
-    numbers: list[int] = []
-    weights: list[int] = []
-    combo_ptr = [0]
-    combos: list[int] = []
-    tables: list[NDArray[np.uint64]] = []
-    table_of: dict[tuple[str, int], int] = {}
-    for constraint in constraints:
-        if constraint.kind in PAIRS:
-            key = (constraint.kind, constraint.number)
-            if key not in table_of:
-                table_of[key] = len(tables)
-                tables.append(pair_table(*key, size))
-            kinds.append(PAIR)
-            numbers.append(table_of[key])
-        else:
-            kinds.append(_CODES[constraint.kind])
-            numbers.append(constraint.number)
-        if constraint.kind == "cage":
-            combos += combinations(len(constraint.cells), constraint.number, size)
-        combo_ptr.append(len(combos))
-        cells += constraint.cells
-        weights += constraint.weights or (1,) * len(constraint.cells)
-        ptr.append(len(cells))
+    names = [c.kind for c in constraints]
+    numbers = [c.number for c in constraints]
+    kinds = [_CODES.get(name, PAIR) for name in names]
+    pairs: dict[tuple[str, int], int] = {}  # a pair's number: its table's index
+    if PAIR in kinds:
+        keys = [(name, number) for name, number in zip(names, numbers, strict=True)]
+        pairs = {
+            key: k
+            for k, key in enumerate(
+                dict.fromkeys(keys[i] for i, kind in enumerate(kinds) if kind == PAIR)
+            )
+        }
+        numbers = [
+            pairs[key] if kind == PAIR else key[1] for key, kind in zip(keys, kinds, strict=True)
+        ]
+    tables = [pair_table(*key, size) for key in pairs]
+    held = [
+        combinations(len(c.cells), c.number, size) if c.kind == "cage" else () for c in constraints
+    ]
+    combos = [mask for masks in held for mask in masks]
+    combo_ptr = [0, *accumulate(map(len, held))]
+    n = len(constraints)
+    room = spare_room(frame) if frame is not None and CAGE in kinds else 0
+    ptr = np.zeros(n + room + 1, dtype=np.int32)
+    ptr[1 : n + 1] = list(accumulate(len(c.cells) for c in constraints))
+    spare = room * MOST_CELLS
+    weights = np.ones(int(ptr[n]) + spare, dtype=np.int64)  # a sum's own, where it has them
+    for k in [k for k, c in enumerate(constraints) if c.weights]:
+        weights[ptr[k] : ptr[k + 1]] = constraints[k].weights
+    arrays = (
+        _padded(kinds, room, np.int32),
+        ptr,
+        _padded([x for c in constraints for x in c.cells], spare, np.int32),
+        _padded(numbers, room, np.int64),
+        weights,
+    )
+    if room and frame is not None:
+        found = n + len(add_implied(frame, *arrays, n))
+        starts = ptr[n : found + 1].tolist()
+        for i, (kind, number) in enumerate(
+            zip(arrays[0][n:found].tolist(), arrays[3][n:found].tolist(), strict=True)
+        ):
+            if kind == CAGE:
+                combos += combinations(starts[i + 1] - starts[i], number, size)
+            combo_ptr.append(len(combos))
+        end = starts[-1]
+        kinds_, cells, numbers_, weights_ = arrays[0], arrays[2], arrays[3], arrays[4]
+        arrays = (kinds_[:found], ptr[: found + 1], cells[:end], numbers_[:found], weights_[:end])
     empty = np.zeros(0, dtype=np.uint64)
     return (
-        np.array(kinds, dtype=np.int32),
-        np.array(ptr, dtype=np.int32),
-        np.array(cells, dtype=np.int32),
-        np.array(numbers, dtype=np.int64),
-        np.array(weights, dtype=np.int64),
+        *arrays,
         np.array(tables, dtype=np.uint64).reshape(len(tables), 2, size),
         np.array(combo_ptr, dtype=np.int32),
         np.array(combos, dtype=np.uint64),
@@ -393,6 +417,15 @@ def rule_tables(constraints: Sequence[Constraint], size: int) -> Rules:
         empty,
         np.zeros(0, dtype=np.int64),
     )
+
+
+def _padded(values: list[int], room: int, dtype: type[Any]) -> NDArray[Any]:
+    """``values`` as an array of ``dtype``, with ``room`` zeros after them."""
+    if not room:
+        return np.array(values, dtype=dtype)
+    padded = np.zeros(len(values) + room, dtype=dtype)
+    padded[: len(values)] = values
+    return padded
 
 
 @cache
@@ -425,7 +458,7 @@ def rule_work(rules: Rules, size: int) -> Rules:
     """``rules`` with work arrays of its own (a search's, or a thread's): where each
     constraint was last settled (nothing yet), what a kernel leaves, the searches' room."""
     n_cells = len(rules[2])
-    longest = int(np.diff(rules[1]).max(initial=0))
+    longest = int((rules[1][1:] - rules[1][:-1]).max(initial=0))
     return (
         *rules[:8],
         np.zeros(n_cells, dtype=np.uint64),
