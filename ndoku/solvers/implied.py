@@ -133,23 +133,29 @@ def add_implied(
     numbers: NDArray[np.int64],
     weights: NDArray[np.int64],
     n: int,
+    layered: bool = False,
 ) -> NDArray[np.int64]:
     """Write the implied sums of the first ``n`` constraints' cages after them: each one's
     kernel (``CAGE`` within one unit, else ``SUM``), cells (from ``cells[ptr[n]]`` on),
-    number and weights (1 each); the arrays hold :func:`spare_room` more constraints. The
-    constraints are given as :func:`ndoku.solvers.tables.rule_tables` gives them (its
-    ``CAGE`` kind marks the cages). Returns each implied sum's group and whether it is an
+    number and weights (1 each); the arrays hold :func:`spare_room` more constraints (sums
+    past that room are left out). The constraints are given as
+    :func:`ndoku.solvers.tables.rule_tables` gives them (its ``CAGE`` kind marks the cages).
+    Cages that overlap imply nothing, or with ``layered``, what each layer of cages that do
+    not implies (a cage in the first layer it overlaps nothing of: an outside-sum 9×9's
+    columns' cages, then its rows'). Returns each implied sum's group and whether it is an
     innie (1) or an outie (0), ``(sums, 2)``: their count."""
     groups: _Groups = frame.table("implied-sum groups", _Groups.of)
     owner = np.empty(frame.n_cells, dtype=np.int64)
     mark = np.empty(frame.n_cells, dtype=np.int64)
     rows = np.empty((2 * len(groups.units), 4 + MOST_CELLS), dtype=np.int64)
     count = np.empty(n, dtype=np.int64)
-    found = _find(
+    layer = np.empty(n, dtype=np.int64)
+    found = np.empty((len(kinds) - n, 2), dtype=np.int64)
+    kept = _find(
         kinds, ptr, cells, numbers, weights, n, groups.ptr, groups.cells, groups.totals,
-        groups.single, owner, mark, count, rows,
+        groups.single, owner, mark, count, rows, layered, layer, found,
     )  # fmt: skip
-    return rows[:found, :2]
+    return found[:kept]
 
 
 @kernel()
@@ -168,20 +174,69 @@ def _find(
     mark: NDArray[np.int64],
     count: NDArray[np.int64],
     rows: NDArray[np.int64],
+    layered: bool,
+    layer: NDArray[np.int64],
+    found: NDArray[np.int64],
 ) -> int:
-    """:func:`add_implied`; returns the number of sums written. ``owner``, ``mark`` (per
-    cell) and ``count`` (per constraint) are work arrays; ``rows`` holds the sums found, one
-    per row (group, innie, number, cell count, cells), innies from row 0, outies from the
-    number of groups on, then those kept (the first two columns read back)."""
-    owner[:] = 0  # each cell's cage + 1, 0 for none
+    """:func:`add_implied`; returns the number of sums written, each one's group and innie
+    in ``found``. ``owner``, ``mark`` (per cell), ``count`` and ``layer`` (per constraint)
+    are work arrays; ``rows`` holds a layer's sums, one per row (group, innie, number, cell
+    count, cells), innies from row 0, outies from the number of groups on."""
     mark[:] = 0  # the last group + 1 a cell was seen in
     count[:] = 0  # a cage's cells in the group; -1 inside it, -2 meeting it, -3 gone over
-    for k in range(n):
-        if kinds[k] == CAGE:
+    layer[:] = -1  # a cage's layer, -1 for none yet
+    kept = 0
+    depth = 0
+    while True:
+        owner[:] = 0  # each cell's cage of the layer + 1, 0 for none
+        placed = False
+        for k in range(n):
+            if kinds[k] != CAGE or layer[k] >= 0:
+                continue
+            free = True
             for j in range(ptr[k], ptr[k + 1]):
                 if owner[cells[j]]:
+                    free = False
+                    break
+            if not free:
+                if not layered:
                     return 0  # overlapping cages (outside sums written as cages)
+                continue
+            layer[k] = depth
+            placed = True
+            for j in range(ptr[k], ptr[k + 1]):
                 owner[cells[j]] = k + 1
+        if not placed:
+            return kept
+        kept = _layer_sums(
+            kinds, ptr, cells, numbers, weights, n, group_ptr, group_cells, totals, single,
+            owner, mark, count, rows, found, kept,
+        )  # fmt: skip
+        depth += 1
+
+
+@kernel()
+def _layer_sums(
+    kinds: NDArray[np.int32],
+    ptr: NDArray[np.int32],
+    cells: NDArray[np.int32],
+    numbers: NDArray[np.int64],
+    weights: NDArray[np.int64],
+    n: int,
+    group_ptr: NDArray[np.int64],
+    group_cells: NDArray[np.int64],
+    totals: NDArray[np.int64],
+    single: NDArray[np.bool_],
+    owner: NDArray[np.int64],
+    mark: NDArray[np.int64],
+    count: NDArray[np.int64],
+    rows: NDArray[np.int64],
+    found: NDArray[np.int64],
+    kept: int,
+) -> int:
+    """The sums one layer of disjoint cages (``owner``) implies, written after the ``kept``
+    ones before (none twice, none a cage already, none past the arrays' room); returns the
+    new ``kept``."""
     n_groups = len(group_ptr) - 1
     innies, outies = 0, n_groups
     for g in range(n_groups):
@@ -239,8 +294,9 @@ def _find(
             k = owner[group_cells[j]]
             if k:
                 count[k - 1] = 0
-    kept = 0
     for t in range(innies + outies - n_groups):
+        if kept == found.shape[0]:
+            break  # no room left: a sum less to narrow with, none wrong
         row = rows[t if t < innies else n_groups + t - innies]
         length = row[3]
         known = False
@@ -271,7 +327,7 @@ def _find(
         for i in range(length):
             cells[ptr[at] + i] = row[4 + i]
             weights[ptr[at] + i] = 1
-        rows[kept, 0], rows[kept, 1] = row[0], row[1]
+        found[kept, 0], found[kept, 1] = row[0], row[1]
         kept += 1
     return kept
 

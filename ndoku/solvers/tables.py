@@ -126,8 +126,9 @@ class Topology:
         constraints = puzzle.lowered.constraints
         if not constraints:
             return topology
-        # the rules' sums as cages where they can be, then the sums their cages imply (which
-        # stay sums: searched as cages, they cost a generated killer Samurai 12 times the nodes)
+        # the rules' sums as cages where they can be, then the sums their cages imply, by
+        # layers where cages overlap (outside sums do); implied sums stay sums: searched as
+        # cages, they cost a generated killer Samurai 12 times the nodes
         rules = rule_tables(tuple(_as_cages(constraints, puzzle.frame)), puzzle.size, puzzle.frame)
         return replace(topology, rules=rules, classic=False)
 
@@ -162,14 +163,14 @@ def _as_cages(constraints: Sequence[Constraint], frame: Frame) -> Iterator[Const
     """
     units_of = frame.table("cell unit sets", _unit_sets)
     for constraint in constraints:
-        cells = constraint.cells
-        if (
-            constraint.kind == "sum"
-            and len(cells) > 1
-            and all(w == 1 for w in constraint.weights)
-            and units_of[cells[0]].intersection(*(units_of[c] for c in cells[1:]))
-        ):
-            yield replace(constraint, kind="cage", weights=())
+        if constraint.kind != "sum" or len(cells := constraint.cells) < 2:
+            yield constraint
+            continue
+        shared = units_of[cells[0]]
+        for c in cells[1:]:
+            shared = shared & units_of[c]
+        if shared and constraint.weights.count(1) == len(cells):
+            yield Constraint("cage", cells, constraint.number, rule=constraint.rule)
         else:
             yield constraint
 
@@ -353,7 +354,8 @@ def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
 def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | None = None) -> Rules:
     """The arrays of :data:`Rules` for ``constraints``, its work arrays empty
     (:class:`WorkArrays` makes them); with ``frame``, followed by the implied sums of their
-    cages on it (those of ``constraints + implied_sums(constraints, frame)``).
+    cages on it (those of ``constraints + implied_sums(constraints, frame)``; where cages
+    overlap, those of each layer of disjoint ones, :func:`~ndoku.solvers.implied.add_implied`).
 
     >>> tables = rule_tables([Constraint("less", (0, 1)), Constraint("cage", (2, 3), 5)], 4)
     >>> tables[0].tolist(), tables[1].tolist(), tables[2].tolist()
@@ -396,7 +398,7 @@ def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | Non
         weights,
     )
     if room and frame is not None:
-        found = n + len(add_implied(frame, *arrays, n))
+        found = n + len(add_implied(frame, *arrays, n, layered=True))
         starts = ptr[n : found + 1].tolist()
         for i, (kind, number) in enumerate(
             zip(arrays[0][n:found].tolist(), arrays[3][n:found].tolist(), strict=True)
