@@ -299,16 +299,14 @@ def _layer_sums(
             break  # no room left: a sum less to narrow with, none wrong
         row = rows[t if t < innies else n_groups + t - innies]
         length = row[3]
-        known = False
-        for k in range(n):  # already a cage
-            if kinds[k] == CAGE and ptr[k + 1] - ptr[k] == length:
-                known = True
-                for i in range(length):
-                    if cells[ptr[k] + i] != row[4 + i]:
-                        known = False
-                        break
-                if known:
-                    break
+        # already a cage: the one of the layer holding its first cell, the cells the same
+        # (another layer's cage that is the same sum is left: a sum narrowed twice)
+        k = owner[row[4]] - 1
+        known = k >= 0 and ptr[k + 1] - ptr[k] == length
+        for i in range(length):
+            if not known:
+                break
+            known = cells[ptr[k] + i] == row[4 + i]
         for q in range(kept):  # or an implied sum before
             if known:
                 break
