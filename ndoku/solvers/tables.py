@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from itertools import accumulate
+from itertools import accumulate, chain
 from typing import Any
 
 import numpy as np
@@ -380,7 +380,7 @@ def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | Non
     held = [
         combinations(len(c.cells), c.number, size) if c.kind == "cage" else () for c in constraints
     ]
-    combos = [mask for masks in held for mask in masks]
+    combos = list(chain.from_iterable(held))
     combo_ptr = [0, *accumulate(map(len, held))]
     n = len(constraints)
     room = spare_room(frame) if frame is not None and CAGE in kinds else 0
@@ -393,7 +393,7 @@ def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | Non
     arrays = (
         _padded(kinds, room, np.int32),
         ptr,
-        _padded([x for c in constraints for x in c.cells], spare, np.int32),
+        _padded(list(chain.from_iterable(c.cells for c in constraints)), spare, np.int32),
         _padded(numbers, room, np.int64),
         weights,
     )
