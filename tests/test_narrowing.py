@@ -188,3 +188,31 @@ def test_a_sum_of_one_units_cells_narrows_as_a_cage_and_no_other() -> None:
         assert (after.kind == "cage") == cage, before
         assert after.cells == before.cells and after.number == before.number
     assert 30 < sum(c.kind == "cage" for c in made) < 270  # both cases were met
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_matched_cage_keeps_what_is_supported_exactly_up_to_three_cells(seed: int) -> None:
+    # the exact search's cages (rule_tables(..., matched=True)) against the enumeration and
+    # against the combinations read as a person reads them (CAGE): never less sound, never
+    # weaker, and exact on one to three cells
+    rng = random.Random(seed)
+    stronger = 0
+    for _ in range(200):
+        k = rng.randint(2, 5)
+        cage = Constraint("cage", tuple(range(k)), rng.randint(k * (k + 1) // 2, 30))
+        masks = _random_masks(rng, k)
+        rules = rule_work(rule_tables([cage], SIZE, matched=True), SIZE)
+        cand = np.array(masks, dtype=np.uint64)
+        alive = narrow(0, cand, rules, SIZE) >= 0
+        matched = [int(m) for m in rules[9]] if alive else None
+        support = _supported(cage, masks)
+        read = _narrowed(cage, masks)
+        if not any(support):
+            assert matched is None or k > 3
+            continue
+        assert matched is not None and read is not None
+        assert all(m & s == s for m, s in zip(matched, support, strict=True))  # sound
+        assert all(m & ~r == 0 for m, r in zip(matched, read, strict=True))  # never weaker
+        assert k > 3 or matched == support
+        stronger += matched != read
+    assert stronger > 0  # the matching removed what the combinations alone keep

@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 
 from ndoku.jit import kernel
 from ndoku.solvers.bits import highest, lowest, popcount
+from ndoku.solvers.combos import keep_covering, keep_matching
 
 IntArray = NDArray[np.int32]
 MaskArray = NDArray[np.uint64]
@@ -48,6 +49,10 @@ DISTINCT = 4
 RENBAN = 5
 SANDWICH = 6
 SKYSCRAPER = 7
+#: A cage whose combinations are matched to its cells one value each
+#: (:func:`keep_matching`): the exact search's cages. ``CAGE`` keeps what each combination
+#: holds of each cell, as a person reads the combinations (the logic engine's step).
+MATCHED = 8
 
 #: A cage with more combinations than these is searched instead.
 MOST_COMBINATIONS = 1024
@@ -204,23 +209,6 @@ def _enumerate_sum(
 
 
 @kernel()
-def keep_covering(out: MaskArray, start: int, end: int, values: np.uint64, keep: MaskArray) -> bool:
-    """Whether every cell meets the set ``values`` and the cells together cover it (a cage's
-    combination, a renban's window); if so, each cell's part of it joins ``keep``."""
-    union = _ZERO
-    for i in range(start, end):
-        m = out[i] & values
-        if m == _ZERO:
-            return False
-        union |= m
-    if union != values:
-        return False
-    for i in range(start, end):
-        keep[i - start] |= out[i] & values
-    return True
-
-
-@kernel()
 def _combinations(
     out: MaskArray,
     start: int,
@@ -229,17 +217,23 @@ def _combinations(
     first: int,
     last: int,
     work: NDArray[np.int64],
+    matched: bool,
 ) -> int:
     """A cage through its combinations (``combos[first:last]``: the sets of k different
     values with its sum): those every cell meets and the cells together cover; each cell
-    keeps what those hold, then different values again. -1 when none is left."""
+    keeps what those hold (``matched``: what it holds once the values are matched to the
+    cells, :func:`keep_matching`), then different values again. -1 when none is left."""
     k = end - start
     keep = work.view(np.uint64)[0:k]
+    left = work.view(np.uint64)[k : 2 * k]
     for i in range(k):
         keep[i] = _ZERO
     found = False
     for t in range(first, last):
-        found |= keep_covering(out, start, end, combos[t], keep)
+        if matched:
+            found |= keep_matching(out, start, end, combos[t], keep, left)
+        else:
+            found |= keep_covering(out, start, end, combos[t], keep)
     if not found:
         return -1
     for i in range(start, end):
@@ -539,12 +533,12 @@ def _once(k: int, kind: int, out: MaskArray, rules: Any, size: int) -> int:
             if product > SUM_ASSIGNMENTS:
                 return _bounds(out, weights, start, end, n)
         return _enumerate_sum(out, weights, start, end, n, work.view(np.uint64))
-    if kind == CAGE:
+    if kind in (CAGE, MATCHED):
         if _distinct(out, start, end) < 0:
             return -1
         first, last = combo_ptr[k], combo_ptr[k + 1]
         if last > first:
-            return _combinations(out, start, end, combos, first, last, work)
+            return _combinations(out, start, end, combos, first, last, work, kind == MATCHED)
         return _cage(out, weights, start, end, n, work)
     if kind == DISTINCT:
         return _distinct(out, start, end)

@@ -28,6 +28,7 @@ from ndoku.solvers.narrowing import (
     ALLOWED,
     CAGE,
     DISTINCT,
+    MATCHED,
     MOST_COMBINATIONS,
     PAIR,
     RENBAN,
@@ -129,7 +130,8 @@ class Topology:
         # the rules' sums as cages where they can be, then the sums their cages imply, by
         # layers where cages overlap (outside sums do); implied sums stay sums: searched as
         # cages, they cost a generated killer Samurai 12 times the nodes
-        rules = rule_tables(tuple(_as_cages(constraints, puzzle.frame)), puzzle.size, puzzle.frame)
+        constraints = tuple(_as_cages(constraints, puzzle.frame))
+        rules = rule_tables(constraints, puzzle.size, puzzle.frame, matched=True)
         return replace(topology, rules=rules, classic=False)
 
     @classmethod
@@ -351,11 +353,14 @@ def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
     return table
 
 
-def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | None = None) -> Rules:
+def rule_tables(
+    constraints: Sequence[Constraint], size: int, frame: Frame | None = None, matched: bool = False
+) -> Rules:
     """The arrays of :data:`Rules` for ``constraints``, its work arrays empty
     (:class:`WorkArrays` makes them); with ``frame``, followed by the implied sums of their
     cages on it (those of ``constraints + implied_sums(constraints, frame)``; where cages
     overlap, those of each layer of disjoint ones, :func:`~ndoku.solvers.implied.add_implied`).
+    ``matched``: the cages narrow as ``MATCHED`` (the exact search's), not as ``CAGE``.
 
     >>> tables = rule_tables([Constraint("less", (0, 1)), Constraint("cage", (2, 3), 5)], 4)
     >>> tables[0].tolist(), tables[1].tolist(), tables[2].tolist()
@@ -409,6 +414,8 @@ def rule_tables(constraints: Sequence[Constraint], size: int, frame: Frame | Non
         end = starts[-1]
         kinds_, cells, numbers_, weights_ = arrays[0], arrays[2], arrays[3], arrays[4]
         arrays = (kinds_[:found], ptr[: found + 1], cells[:end], numbers_[:found], weights_[:end])
+    if matched:  # after the implied sums, whose kernel reads CAGE
+        arrays[0][arrays[0] == CAGE] = MATCHED
     empty = np.zeros(0, dtype=np.uint64)
     return (
         *arrays,

@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from ndoku.jit import kernel
 from ndoku.solvers.bits import lowest
+from ndoku.solvers.combos import keep_covering
 from ndoku.solvers.logic.board import Board, BoolArray, IntArray
 from ndoku.solvers.logic.rules import (
     LOCKED_RATING,
@@ -25,14 +26,13 @@ from ndoku.solvers.logic.rules import (
     removed_between,
 )
 from ndoku.solvers.logic.techniques import Step
-from ndoku.solvers.narrowing import keep_covering
 from ndoku.solvers.tables import Rules
 
 
 @kernel()
 def _cage_masks(bits: NDArray[np.uint64], rules: Rules, k: int) -> None:
     """Cage ``k``'s cells' candidates into the rules' ``out`` at its places (what
-    :func:`~ndoku.solvers.narrowing.keep_covering` reads)."""
+    :func:`~ndoku.solvers.combos.keep_covering` reads)."""
     ptr, cells, out = rules[1], rules[2], rules[9]
     for i in range(ptr[k], ptr[k + 1]):
         out[i] = bits[cells[i]]

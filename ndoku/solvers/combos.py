@@ -1,0 +1,86 @@
+"""What a combination (a set of as many values as a constraint has cells: a cage's, a
+renban's window) leaves each cell: covering, as a person reads a combination, or matched to
+the cells one value each.
+
+Both keep what each cell holds of the combinations that fit in a mask per cell (``keep``);
+the narrowing kernels (:mod:`ndoku.solvers.narrowing`) and the logic engine's cage steps
+(:mod:`ndoku.solvers.logic.cages`) call them for each combination in turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.jit import kernel
+
+MaskArray = NDArray[np.uint64]
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@kernel()
+def keep_covering(out: MaskArray, start: int, end: int, values: np.uint64, keep: MaskArray) -> bool:
+    """Whether every cell meets the set ``values`` and the cells together cover it (a cage's
+    combination, a renban's window); if so, each cell's part of it joins ``keep``."""
+    union = _ZERO
+    for i in range(start, end):
+        m = out[i] & values
+        if m == _ZERO:
+            return False
+        union |= m
+    if union != values:
+        return False
+    for i in range(start, end):
+        keep[i - start] |= out[i] & values
+    return True
+
+
+@kernel()
+def keep_matching(
+    out: MaskArray, start: int, end: int, values: np.uint64, keep: MaskArray, left: MaskArray
+) -> bool:
+    """Whether the cells can take the set ``values`` one value each (a cage's combination of
+    as many values as cells), by singles: a cell left one value of it gives it up to no
+    other, a value left one cell takes it; if so, what each cell is left joins ``keep``
+    (``left``: a work array, a place per cell). Exact up to three cells; beyond, what pairs
+    or triples of cells would exclude is kept."""
+    k = end - start
+    for i in range(k):
+        left[i] = out[start + i] & values
+        if left[i] == _ZERO:
+            return False
+    while True:
+        seen = _ZERO
+        twice = _ZERO
+        single = False
+        for i in range(k):
+            m = left[i]
+            twice |= seen & m
+            seen |= m
+            single |= m & (m - _ONE) == _ZERO
+        if seen != values:
+            return False  # a value no cell can take
+        hidden = seen & ~twice  # values one cell alone can take
+        changed = False
+        for i in range(k):
+            m = left[i]
+            mine = m & hidden
+            if mine != _ZERO and mine != m:
+                if mine & (mine - _ONE) != _ZERO:
+                    return False  # two values only this cell can take
+                left[i] = mine
+                changed = True
+            elif single and m & (m - _ONE) == _ZERO:
+                for j in range(k):
+                    if j != i and left[j] & m != _ZERO:
+                        left[j] &= ~m
+                        if left[j] == _ZERO:
+                            return False
+                        changed = True
+        if not changed:
+            break
+    for i in range(k):
+        keep[i] |= left[i]
+    return True
