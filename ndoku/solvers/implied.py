@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate, chain
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -97,25 +99,62 @@ def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Imp
 def _implied(constraints: Sequence[Constraint], frame: Frame) -> list[tuple[Constraint, int, bool]]:
     """:func:`implied_sums`, each with its group and whether it is an innie."""
     n = len(constraints)
-    room = spare_room(frame)
-    kinds = np.array([CAGE if c.kind == "cage" else -1 for c in constraints] + [0] * room)
-    ptr = np.zeros(n + room + 1, dtype=np.int32)
-    np.cumsum([len(c.cells) for c in constraints], out=ptr[1 : n + 1])
-    flat = [cell for c in constraints for cell in c.cells]
-    cells = np.array(flat + [0] * (room * MOST_CELLS), dtype=np.int32)
-    numbers = np.array([c.number for c in constraints] + [0] * room, dtype=np.int64)
-    arrays = (kinds.astype(np.int32), ptr, cells, numbers, np.zeros(len(cells), dtype=np.int64))
+    codes = [CAGE if c.kind == "cage" else -1 for c in constraints]
+    arrays = constraint_arrays(
+        constraints, codes, [c.number for c in constraints], spare_room(frame)
+    )
     sources = add_implied(frame, *arrays, n).tolist()
-    starts, flat, numbers_ = ptr.tolist(), cells.tolist(), numbers.tolist()
+    starts, flat, numbers = arrays[1].tolist(), arrays[2].tolist(), arrays[3].tolist()
     implied = []
     for i, (g, innie) in enumerate(sources, n):
         found = tuple(flat[starts[i] : starts[i + 1]])
         if arrays[0][i] == CAGE:
-            sum_ = Constraint("cage", found, numbers_[i])
+            sum_ = Constraint("cage", found, numbers[i])
         else:
-            sum_ = Constraint("sum", found, numbers_[i], (1,) * len(found))
+            sum_ = Constraint("sum", found, numbers[i], (1,) * len(found))
         implied.append((sum_, g, bool(innie)))
     return implied
+
+
+def constraint_arrays(
+    constraints: Sequence[Constraint], codes: list[int], numbers: list[int], room: int
+) -> tuple[
+    NDArray[np.int32], NDArray[np.int32], NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]
+]:
+    """``constraints`` as the rule kernels read them: their kernels' ``codes``, cells (CSR),
+    ``numbers`` and weights (a sum's own, else ones), with ``room`` more constraints of up to
+    :data:`MOST_CELLS` cells after them, zeros (where :func:`add_implied` writes).
+
+    >>> kinds, ptr, cells, numbers, weights = constraint_arrays(
+    ...     [Constraint("cage", (2, 3), 5), Constraint("sum", (0, 1), 4, (1, 2))], [3, 2], [5, 4], 1
+    ... )
+    >>> kinds.tolist(), ptr.tolist(), cells.tolist(), weights.tolist()
+    ([3, 2, 0], [0, 2, 4, 0], [2, 3, 0, 1, 0, 0, 0], [1, 1, 1, 2, 1, 1, 1])
+    """
+    n = len(constraints)
+    ptr = np.zeros(n + room + 1, dtype=np.int32)
+    ptr[1 : n + 1] = list(accumulate(len(c.cells) for c in constraints))
+    spare = room * MOST_CELLS
+    weights = np.ones(int(ptr[n]) + spare, dtype=np.int64)
+    for k in [k for k, c in enumerate(constraints) if c.weights]:
+        weights[ptr[k] : ptr[k + 1]] = constraints[k].weights
+    flat = list(chain.from_iterable(c.cells for c in constraints))
+    return (
+        _padded(codes, room, np.int32),
+        ptr,
+        _padded(flat, spare, np.int32),
+        _padded(numbers, room, np.int64),
+        weights,
+    )
+
+
+def _padded(values: list[int], room: int, dtype: type[Any]) -> NDArray[Any]:
+    """``values`` as an array of ``dtype``, with ``room`` zeros after them."""
+    if not room:
+        return np.array(values, dtype=dtype)
+    padded = np.zeros(len(values) + room, dtype=dtype)
+    padded[: len(values)] = values
+    return padded
 
 
 def spare_room(frame: Frame) -> int:

@@ -23,7 +23,7 @@ from ndoku.limits import MAX_SYMBOLS
 from ndoku.model.constraints import PAIRS, Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.implied import MOST_CELLS, add_implied, spare_room
+from ndoku.solvers.implied import add_implied, constraint_arrays, spare_room
 from ndoku.solvers.narrowing import (
     ALLOWED,
     CAGE,
@@ -129,7 +129,8 @@ class Topology:
             return topology
         # the rules' sums as cages where they can be, then the sums their cages imply, by
         # layers where cages overlap (outside sums do); implied sums stay sums: searched as
-        # cages, they cost a generated killer Samurai 12 times the nodes
+        # cages, with the combinations read cell by cell, they cost a generated killer
+        # Samurai 12 times the nodes
         constraints = tuple(_as_cages(constraints, puzzle.frame))
         rules = rule_tables(constraints, puzzle.size, puzzle.frame, matched=True)
         return replace(topology, rules=rules, classic=False)
@@ -389,19 +390,8 @@ def rule_tables(
     combo_ptr = [0, *accumulate(map(len, held))]
     n = len(constraints)
     room = spare_room(frame) if frame is not None and CAGE in kinds else 0
-    ptr = np.zeros(n + room + 1, dtype=np.int32)
-    ptr[1 : n + 1] = list(accumulate(len(c.cells) for c in constraints))
-    spare = room * MOST_CELLS
-    weights = np.ones(int(ptr[n]) + spare, dtype=np.int64)  # a sum's own, where it has them
-    for k in [k for k, c in enumerate(constraints) if c.weights]:
-        weights[ptr[k] : ptr[k + 1]] = constraints[k].weights
-    arrays = (
-        _padded(kinds, room, np.int32),
-        ptr,
-        _padded(list(chain.from_iterable(c.cells for c in constraints)), spare, np.int32),
-        _padded(numbers, room, np.int64),
-        weights,
-    )
+    arrays = constraint_arrays(constraints, kinds, numbers, room)
+    ptr = arrays[1]
     if room and frame is not None:
         found = n + len(add_implied(frame, *arrays, n, layered=True))
         starts = ptr[n : found + 1].tolist()
@@ -426,15 +416,6 @@ def rule_tables(
         empty,
         np.zeros(0, dtype=np.int64),
     )
-
-
-def _padded(values: list[int], room: int, dtype: type[Any]) -> NDArray[Any]:
-    """``values`` as an array of ``dtype``, with ``room`` zeros after them."""
-    if not room:
-        return np.array(values, dtype=dtype)
-    padded = np.zeros(len(values) + room, dtype=dtype)
-    padded[: len(values)] = values
-    return padded
 
 
 @cache
