@@ -22,10 +22,12 @@ from ndoku.solvers.tables import rule_tables, rule_work
 SIZE = 6
 
 
-def _narrowed(constraint: Constraint, masks: list[int], size: int = SIZE) -> list[int] | None:
+def _narrowed(
+    constraint: Constraint, masks: list[int], size: int = SIZE, matched: bool = False
+) -> list[int] | None:
     """What the kernel leaves of ``masks`` (the constraint's cells are 0..k-1), None when it
-    finds a contradiction."""
-    rules = rule_work(rule_tables([constraint], size), size)
+    finds a contradiction; ``matched``: a cage as the exact search narrows it."""
+    rules = rule_work(rule_tables([constraint], size, matched=matched), size)
     cand = np.array(masks, dtype=np.uint64)
     if narrow(0, cand, rules, size) < 0:
         return None
@@ -201,10 +203,7 @@ def test_a_matched_cage_keeps_what_is_supported_exactly_up_to_three_cells(seed: 
         k = rng.randint(2, 5)
         cage = Constraint("cage", tuple(range(k)), rng.randint(k * (k + 1) // 2, 30))
         masks = _random_masks(rng, k)
-        rules = rule_work(rule_tables([cage], SIZE, matched=True), SIZE)
-        cand = np.array(masks, dtype=np.uint64)
-        alive = narrow(0, cand, rules, SIZE) >= 0
-        matched = [int(m) for m in rules[9]] if alive else None
+        matched = _narrowed(cage, masks, matched=True)
         support = _supported(cage, masks)
         read = _narrowed(cage, masks)
         if not any(support):
