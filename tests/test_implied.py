@@ -14,8 +14,7 @@ from benchmarks.bench_variants import variant_set
 from ndoku.model.constraints import Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.layout import available_layouts, load_layout
-from ndoku.solvers.implied import MOST_CELLS, Implied, _Groups, implied_sources, implied_sums
-from ndoku.solvers.tables import rule_tables
+from ndoku.solvers.implied import MOST_CELLS, Implied, SumGroups, implied_sources, implied_sums
 
 KILLERS = ("killer_4x4", "killer_6x6", "killer_9x9")
 
@@ -26,7 +25,7 @@ def reference(constraints: Sequence[Constraint], frame: Frame) -> list[Implied]:
     held = [x for _, c in cages for x in c.cells]
     if len(set(held)) < len(held):
         return []
-    groups = frame.table("implied-sum groups", _Groups.of)
+    groups = frame.table("implied-sum groups", SumGroups.of)
     unit_sum = frame.size * (frame.size + 1) // 2
     found: list[Implied] = []
     known = {c.cells for _, c in cages}
@@ -111,38 +110,3 @@ def test_nothing_is_implied_without_cages_or_by_overlapping_ones() -> None:
     cages = [Constraint("cage", (0, 1, 2), 6), Constraint("cage", (3,), 4)]
     assert (3,) not in [c.cells for c in implied_sums(cages, frame)]
     assert (3,) in [c.cells for c in implied_sums(cages[:1], frame)]
-
-
-@pytest.mark.parametrize("name", [*KILLERS, "consecutive_9x9", "skyscraper"])
-def test_rule_tables_with_the_frame_add_the_implied_sums(name: str) -> None:
-    for entry in variant_set(name)[0][:40]:
-        puzzle = entry.puzzle
-        constraints = puzzle.lowered.constraints
-        slow = rule_tables((*constraints, *implied_sums(constraints, puzzle.frame)), puzzle.size)
-        fast = rule_tables(constraints, puzzle.size, puzzle.frame)
-        for a, b in zip(slow, fast, strict=True):
-            assert a.dtype == b.dtype and a.shape == b.shape and b.flags.c_contiguous
-            assert (a == b).all()
-
-
-def test_overlapping_cages_imply_by_layers_what_their_solutions_keep() -> None:
-    # outside sums searched as cages overlap in the corner boxes: each layer of disjoint
-    # cages implies sums in the rule tables, and every one holds in the published solution
-    from ndoku.solvers.narrowing import CAGE
-    from ndoku.solvers.tables import _as_cages
-
-    held = 0
-    for entry in variant_set("margin")[0]:
-        puzzle = entry.puzzle
-        constraints = list(_as_cages(puzzle.lowered.constraints, puzzle.frame))
-        assert implied_sums(constraints, puzzle.frame) == []  # none without layers
-        kinds, ptr, cells, numbers = rule_tables(constraints, puzzle.size, puzzle.frame)[:4]
-        written = {c.cells for c in constraints if c.kind == "cage"}
-        for k in range(len(constraints), len(kinds)):
-            found = tuple(cells[ptr[k] : ptr[k + 1]].tolist())
-            values = [entry.solution[c] for c in found]
-            assert sum(values) == numbers[k] and found not in written
-            assert kinds[k] != CAGE or len(set(values)) == len(values)
-            written.add(found)  # none twice
-        held += len(kinds) - len(constraints)
-    assert held > 50 * 10  # about 18 a puzzle

@@ -242,16 +242,18 @@ def test_bad_arguments_are_clear_errors(arguments: dict[str, float], message: st
 
 def test_warmed_parts_are_those_the_swap_driver_loads() -> None:
     # Warmed on a 4×4 (a second process's small puzzle), loaded by a 9×9 and a pruned run.
+    # (Other tests in this process may have compiled versions before: with rules, say.)
     parts = (swap_chain, fill_thresholds, temperature_at, until_change)
+    before = [set(part.signatures) for part in parts]
     [small] = read_puzzles(text="1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n")
     warm_parts(small)
     warmed = [list(part.signatures) for part in parts]
+    assert all(len(set(now) - old) <= 1 for now, old in zip(warmed, before, strict=True))
     nine, _ = kaggle(0)
     assert metropolis(nine, seed=1).solved
     assert metropolis(nine, seed=2, prune=True).solved
     assert metropolis(load(SAMURAI), seed=1).solved
     assert [list(part.signatures) for part in parts] == warmed
-    assert all(len(signatures) == 1 for signatures in warmed)
 
 
 def test_single_site_runs_share_the_driver_with_its_other_branch() -> None:

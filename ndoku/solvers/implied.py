@@ -84,7 +84,7 @@ def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Imp
     >>> first.constraint.cells, first.units, first.cages, first.innies
     ((2, 3), (0,), (0,), True)
     """
-    groups: _Groups = frame.table("implied-sum groups", _Groups.of)
+    groups: SumGroups = frame.table("implied-sum groups", SumGroups.of)
     cages = [k for k, c in enumerate(constraints) if c.kind == "cage"]
     implied = []
     for sum_, g, innie in _implied(constraints, frame):
@@ -160,7 +160,7 @@ def _padded(values: list[int], room: int, dtype: type[Any]) -> NDArray[Any]:
 def spare_room(frame: Frame) -> int:
     """The implied sums on ``frame``, at most (:func:`add_implied` writes up to this many
     constraints, of up to :data:`MOST_CELLS` cells each): an innie and an outie per group."""
-    groups: _Groups = frame.table("implied-sum groups", _Groups.of)
+    groups: SumGroups = frame.table("implied-sum groups", SumGroups.of)
     return 2 * len(groups.units)
 
 
@@ -183,14 +183,14 @@ def add_implied(
     not implies (a cage in the first layer it overlaps nothing of: an outside-sum 9×9's
     columns' cages, then its rows'). Returns each implied sum's group and whether it is an
     innie (1) or an outie (0), ``(sums, 2)``: their count."""
-    groups: _Groups = frame.table("implied-sum groups", _Groups.of)
+    groups: SumGroups = frame.table("implied-sum groups", SumGroups.of)
     owner = np.empty(frame.n_cells, dtype=np.int64)
     mark = np.empty(frame.n_cells, dtype=np.int64)
     rows = np.empty((2 * len(groups.units), 4 + MOST_CELLS), dtype=np.int64)
     count = np.empty(n, dtype=np.int64)
     layer = np.empty(n, dtype=np.int64)
     found = np.empty((len(kinds) - n, 2), dtype=np.int64)
-    kept = _find(
+    kept = find_sums(
         kinds, ptr, cells, numbers, weights, n, groups.ptr, groups.cells, groups.totals,
         groups.single, owner, mark, count, rows, layered, layer, found,
     )  # fmt: skip
@@ -198,7 +198,7 @@ def add_implied(
 
 
 @kernel()
-def _find(
+def find_sums(
     kinds: NDArray[np.int32],
     ptr: NDArray[np.int32],
     cells: NDArray[np.int32],
@@ -217,10 +217,11 @@ def _find(
     layer: NDArray[np.int64],
     found: NDArray[np.int64],
 ) -> int:
-    """:func:`add_implied`; returns the number of sums written, each one's group and innie
-    in ``found``. ``owner``, ``mark`` (per cell), ``count`` and ``layer`` (per constraint)
-    are work arrays; ``rows`` holds a layer's sums, one per row (group, innie, number, cell
-    count, cells), innies from row 0, outies from the number of groups on."""
+    """The kernel of :func:`add_implied` (and of :mod:`ndoku.solvers.arrange`); returns the
+    number of sums written, each one's group and innie in ``found``. ``owner``, ``mark`` (per
+    cell), ``count`` and ``layer`` (per constraint) are work arrays; ``rows`` holds a layer's
+    sums, one per row (group, innie, number, cell count, cells), innies from row 0, outies
+    from the number of groups on."""
     mark[:] = 0  # the last group + 1 a cell was seen in
     count[:] = 0  # a cage's cells in the group; -1 inside it, -2 meeting it, -3 gone over
     layer[:] = -1  # a cage's layer, -1 for none yet
@@ -370,7 +371,7 @@ def _layer_sums(
 
 
 @dataclass(frozen=True)
-class _Groups:
+class SumGroups:
     """Every unit, then runs of 2 to :data:`MOST_LINES` rows (or columns) that lie side by
     side over the same span (a frame's table, :meth:`of`).
 
@@ -393,7 +394,7 @@ class _Groups:
     totals: NDArray[np.int64]
 
     @classmethod
-    def of(cls, frame: Frame) -> _Groups:
+    def of(cls, frame: Frame) -> SumGroups:
         """The groups of ``frame``."""
         units, cell_rc = frame.units, frame.cell_rc
         found: list[tuple[list[int], tuple[int, ...]]] = [

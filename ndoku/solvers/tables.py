@@ -9,7 +9,7 @@ topology; every array is the caller's, so the kernels allocate nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import accumulate, chain
@@ -23,7 +23,8 @@ from ndoku.limits import MAX_SYMBOLS
 from ndoku.model.constraints import PAIRS, Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.implied import add_implied, constraint_arrays, spare_room
+from ndoku.solvers.arrange import arrange
+from ndoku.solvers.implied import constraint_arrays, spare_room
 from ndoku.solvers.narrowing import (
     ALLOWED,
     CAGE,
@@ -127,12 +128,7 @@ class Topology:
         constraints = puzzle.lowered.constraints
         if not constraints:
             return topology
-        # the rules' sums as cages where they can be, then the sums their cages imply, by
-        # layers where cages overlap (outside sums do); implied sums stay sums: searched as
-        # cages, with the combinations read cell by cell, they cost a generated killer
-        # Samurai 12 times the nodes
-        constraints = tuple(_as_cages(constraints, puzzle.frame))
-        rules = rule_tables(constraints, puzzle.size, puzzle.frame, matched=True)
+        rules = search_tables(constraints, puzzle.size, puzzle.frame)
         return replace(topology, rules=rules, classic=False)
 
     @classmethod
@@ -148,41 +144,6 @@ class Topology:
     def n_slots(self) -> int:
         """(unit, value) pairs: the length of a count array."""
         return (len(self.net[0]) - 1) * self.size
-
-
-def _as_cages(constraints: Sequence[Constraint], frame: Frame) -> Iterator[Constraint]:
-    """``constraints``, each plain sum of cells that one unit holds as a cage: its digits
-    differ, so it narrows by the combinations of its total as a killer cage does (an outside
-    sum's first cells of a row: bounds alone leave 24 in three cells at 6..9, where the
-    combinations leave 7, 8 and 9).
-
-    >>> from ndoku.model.layout import load_layout
-    >>> frame = Frame.of(load_layout("4x4"))
-    >>> sums = [Constraint("sum", (0, 1), 7, (1, 1)), Constraint("sum", (0, 5), 3, (1, 1))]
-    >>> [(c.kind, c.cells) for c in _as_cages(sums, frame)]  # r1c1-r2c2 share a box
-    [('cage', (0, 1)), ('cage', (0, 5))]
-    >>> [c.kind for c in _as_cages([Constraint("sum", (0, 6), 5, (1, 1))], frame)]
-    ['sum']
-    """
-    units_of = frame.table("cell unit sets", _unit_sets)
-    for constraint in constraints:
-        if constraint.kind != "sum" or len(cells := constraint.cells) < 2:
-            yield constraint
-            continue
-        shared = units_of[cells[0]]
-        for c in cells[1:]:
-            shared = shared & units_of[c]
-        if shared and constraint.weights.count(1) == len(cells):
-            yield Constraint("cage", cells, constraint.number, rule=constraint.rule)
-        else:
-            yield constraint
-
-
-def _unit_sets(frame: Frame) -> list[frozenset[int]]:
-    """Each cell's units."""
-    ptr, of_cell = frame.cell_units
-    units = of_cell.tolist()
-    return [frozenset(units[ptr[c] : ptr[c + 1]]) for c in range(frame.n_cells)]
 
 
 def _classic(net: tuple[IntArray, ...]) -> bool:
@@ -354,19 +315,55 @@ def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
     return table
 
 
-def rule_tables(
-    constraints: Sequence[Constraint], size: int, frame: Frame | None = None, matched: bool = False
-) -> Rules:
+def rule_tables(constraints: Sequence[Constraint], size: int, matched: bool = False) -> Rules:
     """The arrays of :data:`Rules` for ``constraints``, its work arrays empty
-    (:class:`WorkArrays` makes them); with ``frame``, followed by the implied sums of their
-    cages on it (those of ``constraints + implied_sums(constraints, frame)``; where cages
-    overlap, those of each layer of disjoint ones, :func:`~ndoku.solvers.implied.add_implied`).
-    ``matched``: the cages narrow as ``MATCHED`` (the exact search's), not as ``CAGE``.
+    (:class:`WorkArrays` makes them); ``matched``: the cages narrow as ``MATCHED`` (the exact
+    search's), not as ``CAGE``.
 
     >>> tables = rule_tables([Constraint("less", (0, 1)), Constraint("cage", (2, 3), 5)], 4)
     >>> tables[0].tolist(), tables[1].tolist(), tables[2].tolist()
     ([0, 3], [0, 2, 4], [0, 1, 2, 3])
     """
+    kinds, numbers, tables = _codes(constraints, size)
+    held = [
+        combinations(len(c.cells), c.number, size) if c.kind == "cage" else () for c in constraints
+    ]
+    arrays = constraint_arrays(constraints, kinds, numbers, 0)
+    if matched:
+        arrays[0][arrays[0] == CAGE] = MATCHED
+    combos = np.array(list(chain.from_iterable(held)), dtype=np.uint64)
+    return (*arrays, tables, np.array([0, *accumulate(map(len, held))], dtype=np.int32), combos,
+            *_empty_work())  # fmt: skip
+
+
+def search_tables(constraints: Sequence[Constraint], size: int, frame: Frame) -> Rules:
+    """The exact search's :data:`Rules` for ``constraints`` on ``frame``, arranged by
+    :func:`~ndoku.solvers.arrange.arrange`: the sums that one unit holds searched as cages (an
+    outside sum's first cells of a row: bounds alone leave 24 in three cells at 6..9, where
+    the combinations leave 7, 8 and 9), the ``distinct`` groups that one unit holds left out,
+    the sums their cages imply added (by layers where cages overlap, as outside sums do), and
+    each cage ``MATCHED`` (implied sums stay sums: searched as cages with the combinations read
+    cell by cell, they cost a generated killer Samurai 12 times the nodes).
+
+    >>> from ndoku.model.layout import load_layout
+    >>> frame = Frame.of(load_layout("4x4"))
+    >>> sums = [Constraint("sum", (0, 1), 7, (1, 1)), Constraint("sum", (0, 6), 5, (1, 1))]
+    >>> kinds = search_tables(sums, 4, frame)[0].tolist()  # r1c1-c2 in a row, r1c1 r2c3 not
+    >>> kinds[:2] == [MATCHED, SUM]
+    True
+    """
+    kinds, numbers, tables = _codes(constraints, size)
+    room = spare_room(frame) if CAGE in kinds or SUM in kinds else 0
+    arrays = constraint_arrays(constraints, kinds, numbers, room)
+    *laid, combo_ptr, combos = arrange(frame, *arrays, len(constraints), size)
+    return (*laid, tables, combo_ptr, combos, *_empty_work())  # type: ignore[return-value]
+
+
+def _codes(
+    constraints: Sequence[Constraint], size: int
+) -> tuple[list[int], list[int], NDArray[np.uint64]]:
+    """Each constraint's kernel code and number (a pair's: its table's index), and the pair
+    tables, ``(tables, 2, size)``."""
     names = [c.kind for c in constraints]
     numbers = [c.number for c in constraints]
     kinds = [_CODES.get(name, PAIR) for name in names]
@@ -383,39 +380,13 @@ def rule_tables(
             pairs[key] if kind == PAIR else key[1] for key, kind in zip(keys, kinds, strict=True)
         ]
     tables = [pair_table(*key, size) for key in pairs]
-    held = [
-        combinations(len(c.cells), c.number, size) if c.kind == "cage" else () for c in constraints
-    ]
-    combos = list(chain.from_iterable(held))
-    combo_ptr = [0, *accumulate(map(len, held))]
-    n = len(constraints)
-    room = spare_room(frame) if frame is not None and CAGE in kinds else 0
-    arrays = constraint_arrays(constraints, kinds, numbers, room)
-    ptr = arrays[1]
-    if room and frame is not None:
-        found = n + len(add_implied(frame, *arrays, n, layered=True))
-        starts = ptr[n : found + 1].tolist()
-        for i, (kind, number) in enumerate(
-            zip(arrays[0][n:found].tolist(), arrays[3][n:found].tolist(), strict=True)
-        ):
-            if kind == CAGE:
-                combos += combinations(starts[i + 1] - starts[i], number, size)
-            combo_ptr.append(len(combos))
-        end = starts[-1]
-        kinds_, cells, numbers_, weights_ = arrays[0], arrays[2], arrays[3], arrays[4]
-        arrays = (kinds_[:found], ptr[: found + 1], cells[:end], numbers_[:found], weights_[:end])
-    if matched:  # after the implied sums, whose kernel reads CAGE
-        arrays[0][arrays[0] == CAGE] = MATCHED
+    return kinds, numbers, np.array(tables, dtype=np.uint64).reshape(len(tables), 2, size)
+
+
+def _empty_work() -> tuple[NDArray[np.uint64], NDArray[np.uint64], NDArray[np.int64]]:
+    """The work arrays of :data:`Rules`, empty (:func:`rule_work` makes them)."""
     empty = np.zeros(0, dtype=np.uint64)
-    return (
-        *arrays,
-        np.array(tables, dtype=np.uint64).reshape(len(tables), 2, size),
-        np.array(combo_ptr, dtype=np.int32),
-        np.array(combos, dtype=np.uint64),
-        empty,
-        empty,
-        np.zeros(0, dtype=np.int64),
-    )
+    return empty, empty, np.zeros(0, dtype=np.int64)
 
 
 @cache
@@ -434,6 +405,8 @@ def combinations(count: int, total: int, size: int) -> tuple[int, ...]:
             if total == 0:
                 found.append(mask)
             return len(found) <= MOST_COMBINATIONS
+        if left * size - left * (left - 1) // 2 < total:  # the most sum of ``left`` values
+            return True
         for v in range(start, size + 1):
             if v * left + left * (left - 1) // 2 > total:  # the least sum from v on
                 break
