@@ -136,6 +136,7 @@ def test_steering_what_cannot_be_steered_is_refused() -> None:
         assert gone.status_code == 400 and "no chain '0123' is running" in gone.json()["error"]
         ask = {"text": HARD, "method": "tempering", "prune": False, "timeout": 10}
         with client.stream("POST", "/api/watch", json=ask) as response:
-            run = json.loads(next(response.iter_lines()))["run"]
+            lines = response.iter_lines()  # kept: a dropped iterator closes the stream, and
+            run = json.loads(next(lines))["run"]  # the run stops before the steer comes
             said = client.post("/api/steer", json={"run": run, "temperature": 1.0})
         assert said.status_code == 400 and "keeps its ladder" in said.json()["error"]
