@@ -306,8 +306,9 @@ def solve_split(
     marked = None if marks is None else marks[None, :]
     one = givens[None, :]
     arguments = work.arguments(one, marked, 0, limit, 1, 1, 1, values, stats)
-    compile_notice(*work.compiling(work.kernel), arguments)
-    compiled(work.kernel, arguments)  # before the timeout's clock starts
+    what, seconds, kernel = work.compiling(work.kernel)
+    compile_notice(what, seconds, kernel, arguments)
+    compiled(kernel, arguments, what)  # before the timeout's clock starts
     start = time.perf_counter()
     split = _Split(topology, one, marks, limit, max_nodes, timeout, threads, probe, pause)
     split.work(work)
