@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -147,7 +148,12 @@ class Canvas:
     def cell(self, row: int, col: int) -> int:
         """The cell number at a canvas position, -1 where there is none (or off the canvas)."""
         rows, cols = self.index.shape
-        return int(self.index[row, col]) if 0 <= row < rows and 0 <= col < cols else -1
+        return self._numbers[row][col] if 0 <= row < rows and 0 <= col < cols else -1
+
+    @cached_property
+    def _numbers(self) -> list[list[int]]:
+        """``index`` as lists (read a cell at a time, they are ten times quicker)."""
+        return self.index.tolist()  # type: ignore[no-any-return]
 
 
 def make_rule(written: Written, canvas: Canvas) -> Rule:

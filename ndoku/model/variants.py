@@ -49,7 +49,7 @@ def make_rules(written: Sequence[Written], frame: Frame) -> tuple[Rule, ...]:
         Naming the rule's line and column: see :func:`~ndoku.model.rules.make_rule`; and
         ``disjoint`` on a layout without boxes.
     """
-    canvas = canvas_of(frame)
+    canvas = frame.table("canvas", canvas_of)
     for w in written:
         if w.kind == "disjoint" and frame.layout.box is None:
             raise ParseError(

@@ -8,6 +8,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 from ndoku.limits import MAX_SYMBOLS
 from ndoku.text.grid import BARS, LINE_LENGTHS, Block
@@ -35,9 +36,14 @@ Span = tuple[int, int, str]  # start, end (character positions in the line), tok
 def row_spans(text: str, spaced: bool, separator: str | None) -> list[Span]:
     """The tokens of a row line with their positions: bars and separators between them."""
     if spaced:
-        splitter = rf"[^\s{re.escape(BARS)}{separator or ''}]+"
-        return [(m.start(), m.end(), m.group()) for m in re.finditer(splitter, text)]
+        return [(m.start(), m.end(), m.group()) for m in _splitter(separator).finditer(text)]
     return [(i, i + 1, ch) for i, ch in enumerate(text) if not ch.isspace() and ch not in BARS]
+
+
+@cache
+def _splitter(separator: str | None) -> re.Pattern[str]:
+    """The tokens of a spaced row line: runs of anything but spaces, bars and ``separator``."""
+    return re.compile(rf"[^\s{re.escape(BARS)}{separator or ''}]+")
 
 
 def grouped(rows: Sequence[str]) -> bool:

@@ -175,6 +175,7 @@ _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _POSITION = re.compile(r"[rR](\d+)[cC](\d+)")
 _RANGE = re.compile(r"[rR](\d+)[cC](\d+)\.\.[rR](\d+)[cC](\d+)")
 _NUMBER = re.compile(r"-?\d+")
+_DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 #: The start of a line that can only be a rule: a known kind, or any lower-case word of two
 #: letters or more, then a number or ``:`` and a position (single letters are map letters).
@@ -337,9 +338,9 @@ def _word(kind: str, spec: Kind, piece: str, number: int, at: int, words: list[s
 
 def _positions(piece: str, number: int, at: int) -> list[tuple[int, int]]:
     """The 0-based positions of a ``r<row>c<col>`` piece or of a range of them."""
-    if any(len(d) > _MAX_DIGITS for d in re.findall(r"\d+", piece)):
-        raise ParseError(f"{piece} is far outside any canvas", number, at)
     single = _POSITION.fullmatch(piece)
+    if any(len(d) > _MAX_DIGITS for d in (single.groups() if single else _DIGITS.findall(piece))):
+        raise ParseError(f"{piece} is far outside any canvas", number, at)
     if single:
         return [(int(single[1]) - 1, int(single[2]) - 1)]
     span = _RANGE.fullmatch(piece)
