@@ -51,11 +51,15 @@ def grouped(rows: Sequence[str]) -> bool:
     (``003 020 600``), rather than tokens: every group as long as the others, two characters
     or more, and every row as many characters as there are rows. (Numbers padded to one
     width, ``01 00 16 …``, have as many groups as rows.)"""
-    groups = [[token for _, _, token in row_spans(text, True, None)] for text in rows]
-    lengths = {len(group) for row in groups for group in row}
-    if len(lengths) != 1:
-        return False
-    (length,) = lengths
+    groups = []
+    length = 0  # every group's, once one is read: a row of single characters stops at once
+    for text in rows:
+        row = [token for _, _, token in row_spans(text, True, None)]
+        for token in row:
+            if len(token) != (length or len(token)) or len(token) < 2:
+                return False
+            length = len(token)
+        groups.append(row)
     return length > 1 and {len(row) * length for row in groups} == {len(rows)}
 
 

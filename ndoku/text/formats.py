@@ -360,9 +360,12 @@ def _is_divider(text: str, strict: bool = True) -> bool:
     return not strict or bool(marks & _DIVIDER_ONLY or corners)
 
 
+_SPACED = re.compile(rf"[^\s{re.escape(BARS)}]\s+[^\s{re.escape(BARS)}]")
+
+
 def _spaced(text: str) -> bool:
     """Whether a row separates two cells by spaces (tokens) rather than by nothing (chars)."""
-    return re.search(rf"[^\s{re.escape(BARS)}]\s+[^\s{re.escape(BARS)}]", text) is not None
+    return _SPACED.search(text) is not None
 
 
 def _parse_block(
