@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from ndoku.jit import kernel
 from ndoku.model.frame import Frame
+from ndoku.solvers.bits import nonliteral
 from ndoku.solvers.implied import MOST_CELLS, SumGroups, find_sums
 from ndoku.solvers.narrowing import CAGE, DISTINCT, MATCHED, MOST_COMBINATIONS, SUM
 
@@ -143,7 +144,8 @@ def _arrange(
             owner, mark, count, rows, True, layer, found,
         )  # fmt: skip
     # left to right, each constraint kept moves to the next free place (never rightwards)
-    kept = at = held = 0
+    kept = at = 0
+    held = nonliteral(0)  # a literal 0 compiled _combinations twice
     combo_ptr[0] = 0
     end = ptr[0]
     for k in range(total):

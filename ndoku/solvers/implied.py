@@ -23,6 +23,7 @@ from ndoku.jit import kernel
 from ndoku.model.constraints import Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.units import COLUMN, ROW
+from ndoku.solvers.bits import nonliteral
 from ndoku.solvers.narrowing import CAGE, SUM
 
 #: Innies or outies of more cells than this are left out: they narrow little and cost a pass.
@@ -228,7 +229,7 @@ def find_sums(
     mark[:] = 0  # the last group + 1 a cell was seen in
     count[:] = 0  # a cage's cells in the group; -1 inside it, -2 meeting it, -3 gone over
     layer[:] = -1  # a cage's layer, -1 for none yet
-    kept = 0
+    kept: int = nonliteral(0)  # a literal 0 compiled _layer_sums twice (0.7 s)
     depth = 0
     while True:
         owner[:] = 0  # each cell's cage of the layer + 1, 0 for none
