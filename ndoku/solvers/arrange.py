@@ -139,9 +139,10 @@ def _arrange(
         cages = cages or kinds[k] == CAGE
     total = n
     if cages and room:
+        layered = room > 0  # True, but no literal: add_implied's version serves
         total += find_sums(
             kinds, ptr, cells, numbers, weights, n, group_ptr, group_cells, totals, single,
-            owner, mark, count, rows, True, layer, found,
+            owner, mark, count, rows, layered, layer, found,
         )  # fmt: skip
     # left to right, each constraint kept moves to the next free place (never rightwards)
     kept = at = 0

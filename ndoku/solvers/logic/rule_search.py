@@ -54,7 +54,7 @@ def _settle(
     rules: Rules,
     size: int,
     item_ptr: IntArray,
-    item_constraints: IntArray,
+    item_constraints: NDArray[np.int64],
     cells: IntArray,
     sees: BoolArray,
 ) -> bool:
@@ -86,7 +86,7 @@ def _support(
     rules: Rules,
     size: int,
     item_ptr: IntArray,
-    item_constraints: IntArray,
+    item_constraints: NDArray[np.int64],
     cells: IntArray,
     sees: BoolArray,
     most: int,

@@ -146,7 +146,7 @@ class RuleItems:
     rules: Rules
     items: tuple[Item, ...]
     item_ptr: IntArray
-    item_constraints: IntArray
+    item_constraints: NDArray[np.int64]  # int64, as the search's k: one version of narrow
     family: IntArray
     cages: IntArray  # the written cages with a sum (constraint indices)
     member: BoolArray  # items × cells: the item's cells
@@ -195,7 +195,7 @@ class RuleItems:
             rule_work(rule_tables(constraints, puzzle.size), puzzle.size),
             tuple(items),
             np.cumsum([0, *lengths]).astype(np.int32),
-            np.array(flat, dtype=np.int32),
+            np.array(flat, dtype=np.int64),
             np.array([item.family for item in items], dtype=np.int32),
             np.array(cages, dtype=np.int32),
             member,
@@ -236,7 +236,7 @@ def narrow_item(
     rules: Rules,
     size: int,
     item_ptr: IntArray,
-    item_constraints: IntArray,
+    item_constraints: NDArray[np.int64],
 ) -> bool:
     """Narrow item ``it``'s constraints in turn, in ``local``, until none changes anything;
     False on a contradiction."""
@@ -263,7 +263,7 @@ def _first_narrowing(
     rules: Rules,
     size: int,
     item_ptr: IntArray,
-    item_constraints: IntArray,
+    item_constraints: NDArray[np.int64],
     family: IntArray,
     want: int,
 ) -> int:
