@@ -171,3 +171,31 @@ def test_the_process_warms_this_ndoku_from_any_folder(tmp_path: Path) -> None:
         warming._command([]), cwd=tmp_path, input=b"", capture_output=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_ruled_job_makes_the_version_a_ruled_solve_uses() -> None:
+    # were the types another's, a first command would wait for this job's compile (the
+    # lock is the kernel's), then compile its own
+    from ndoku.model.puzzle import read_puzzles
+    from ndoku.solvers.exact import solve_exact
+    from ndoku.solvers.exact.kernels import search
+
+    warming.JOBS["ruled"]()
+    made = list(search.signatures)
+    data = Path(__file__).parent / "data"
+    killer = read_puzzles(data / "variants" / "killer_6x6.txt")[0]
+    samurai = read_puzzles(Path(__file__).parent.parent / "examples" / "killer_samurai.txt")[0]
+    thermo = read_puzzles(text="0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n\nthermo: r1c1 r1c2\n")[0]
+    for puzzle in (killer, samurai, thermo):
+        solve_exact(puzzle)
+        solve_exact(puzzle, threads=2)
+    assert list(search.signatures) == made
+
+
+def test_explain_of_a_killer_warms_the_ruled_search(spawned: list[list[str]], run: CliRun) -> None:
+    killer = Path(__file__).parent / "data" / "variants" / "killer_4x4.txt"
+    assert run("explain", str(killer))[0] == 0
+    assert spawned == [[sys.executable, "-P", "-m", "ndoku.tasks.warming", "ruled"]]
+    spawned.clear()
+    assert run("hint", str(EASY))[0] == 0  # a classic 9×9's path: no search to warm
+    assert spawned == []

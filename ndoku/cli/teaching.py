@@ -44,11 +44,16 @@ def _explained(
     """(the record's file and number, the explanation) of every puzzle; a file that cannot
     be read (its error printed) appends an exit status to ``bad``."""
     from ndoku.tasks.explain import explain
+    from ndoku.tasks.warming import ruled_jobs, warm_aside
 
+    warmed = False
     for path, puzzles in read_all(files, symbols, layout):
         if puzzles is None:
             bad.append(EXIT_BAD_INPUT)
             continue
+        if not warmed:  # once a command: a first run compiles the ruled search beside the path
+            warm_aside(*ruled_jobs(puzzles))
+            warmed = True
         for number, puzzle in enumerate(puzzles, start=1):
             where = file_record(path, number, len(puzzles) > 1)
             yield where, explain(puzzle, timeout, most_steps, assume_unique)

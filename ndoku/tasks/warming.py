@@ -22,17 +22,22 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numba
+import numpy as np
 
-from ndoku.jit import cache_folder, sources_hash
+from ndoku.jit import cache_folder, compiled, sources_hash
+from ndoku.model.constraints import Constraint
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.chains.metropolis import warm_parts as warm_chain_parts
+from ndoku.solvers.exact.kernels import N_STATS
 from ndoku.solvers.exact.nine import warm_parts as warm_search_parts
+from ndoku.solvers.exact.solver import Workspace
 from ndoku.solvers.logic.path import PROOF_UP_TO, warm, warm_these
-from ndoku.solvers.tables import Topology
+from ndoku.solvers.tables import LOCKED_FROM, Topology, rule_tables
 
 #: A 4×4 whose path is of singles (its arrays have the types of every layout's).
 _SMALL = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
@@ -65,6 +70,19 @@ def _chains() -> None:
     warm_these(CHAINS)
 
 
+def _ruled() -> None:
+    # the search's version for puzzles with variant rules below 16×16 (one for every such
+    # layout), its arguments' types from a 4×4 with a cage whose tables are laid out in
+    # Python: the command compiles the kernel that lays out its own meanwhile
+    small = _small()
+    rules = rule_tables([Constraint("cage", (0, 1), 3)], small.size, matched=True)
+    work = Workspace(replace(Topology.of(small), rules=rules, classic=False))
+    values = np.zeros((1, small.n_cells), dtype=np.int32)
+    stats = np.zeros((1, N_STATS), dtype=np.int64)
+    arguments = work.arguments(small.givens[None, :], None, 0, 2, 1, 1, 1, values, stats)
+    compiled(work.kernel, arguments)
+
+
 def _metropolis() -> None:
     small = _small()
     warm_chain_parts(small)  # the driver's parts first, the driver then (see warm_parts)
@@ -78,20 +96,38 @@ JOBS: dict[str, Callable[[], None]] = {
     "subsets": _subsets,
     "chains": _chains,
     "metropolis": _metropolis,
+    "ruled": _ruled,
 }
 
 
 def search_jobs(puzzles: Sequence[Puzzle]) -> list[str]:
-    """The job of the exact search's parts, ``["nine"]``, when one of ``puzzles`` is a
-    classic 9×9 (searched by :mod:`ndoku.solvers.exact.nine`), else none: the search's own
-    compile is what a first command waits on longest, so this job goes first.
+    """The jobs of the exact search: ``nine``, its parts, when one of ``puzzles`` is a
+    classic 9×9 (searched by :mod:`ndoku.solvers.exact.nine`); ``ruled``, its version for
+    variant rules, when one has rules and is below 16×16 (a first explain of a killer 9×9
+    compiled the logic engine's rule techniques, 8 s, then that search, 8 s). The search's
+    own compile is what a first command waits on longest, so these jobs go first.
 
     Examples
     --------
     >>> search_jobs(read_puzzles(text="0" * 81)), search_jobs([_small()])
     (['nine'], [])
+    >>> search_jobs(read_puzzles(text=_SMALL + "\\ncage 3: r1c2 r2c2\\n"))
+    ['ruled']
     """
-    return ["nine"] if any(Topology.of(puzzle).classic for puzzle in puzzles) else []
+    plain = [puzzle for puzzle in puzzles if not puzzle.lowered.constraints]
+    jobs = ["nine"] if any(Topology.of(puzzle).classic for puzzle in plain) else []
+    return jobs + ruled_jobs(puzzles)
+
+
+def ruled_jobs(puzzles: Sequence[Puzzle]) -> list[str]:
+    """``["ruled"]`` (see :func:`search_jobs`) when one of ``puzzles`` has variant rules and
+    is below 16×16, else none.
+
+    >>> ruled_jobs(read_puzzles(text="0" * 81))
+    []
+    """
+    ruled = any(puzzle.lowered.constraints and puzzle.size < LOCKED_FROM for puzzle in puzzles)
+    return ["ruled"] if ruled else []
 
 
 #: The process this one started, if any (one per process).
