@@ -147,6 +147,12 @@ def test_a_6x6_generate_warms_no_search_parts(spawned: list[list[str]], run: Cli
     assert spawned == [[sys.executable, "-P", "-m", "ndoku.tasks.warming", *jobs]]
 
 
+def test_a_killer_generate_warms_the_ruled_search(spawned: list[list[str]], run: CliRun) -> None:
+    assert run("generate", "4x4", "--rules", "killer", "--seed", "1")[0] == 0
+    jobs = ["ruled", "logic", "chains", "subsets"]
+    assert spawned == [[sys.executable, "-P", "-m", "ndoku.tasks.warming", *jobs]]
+
+
 def test_the_chains_job_names_techniques_a_plain_path_tries() -> None:
     # a name no technique has would end the job at its first step, in a process no one reads
     from ndoku.solvers.logic.path import RULES, TECHNIQUES

@@ -135,7 +135,7 @@ def generate(
     from ndoku.tasks.many import iter_generate
     from ndoku.tasks.records import generate_command, generated_record
     from ndoku.tasks.thinning import Aim
-    from ndoku.tasks.warming import search_jobs, warm_aside
+    from ndoku.tasks.warming import ruled_jobs, search_jobs, warm_aside
 
     if givens is not None and (difficulty is not None or needs is not None):
         raise NdokuError("--givens excludes --difficulty and --needs: ask for one")
@@ -149,7 +149,8 @@ def generate(
     client = cluster_client(cluster)
     if client is None:  # a first run compiles the rating's kernels beside the search's (the
         # chains before the subsets: the path compiles the subsets itself while they compile)
-        warm_aside(*search_jobs([empty]), "logic", "chains", "subsets")
+        warmed = [*search_jobs([empty]), *ruled_jobs([empty], rules is not None)]
+        warm_aside(*warmed, "logic", "chains", "subsets")
     status = 0
     book: list[Generated] = []
     with progress_bar(count, "generating") as progress:

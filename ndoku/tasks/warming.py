@@ -119,14 +119,16 @@ def search_jobs(puzzles: Sequence[Puzzle]) -> list[str]:
     return jobs + ruled_jobs(puzzles)
 
 
-def ruled_jobs(puzzles: Sequence[Puzzle]) -> list[str]:
-    """``["ruled"]`` (see :func:`search_jobs`) when one of ``puzzles`` has variant rules and
-    is below 16×16, else none.
+def ruled_jobs(puzzles: Sequence[Puzzle], rules: bool = False) -> list[str]:
+    """``["ruled"]`` (see :func:`search_jobs`) when one of ``puzzles`` is below 16×16 and has
+    variant rules, or will have (``rules``: ``generate --rules``), else none.
 
-    >>> ruled_jobs(read_puzzles(text="0" * 81))
-    []
+    >>> ruled_jobs(read_puzzles(text="0" * 81)), ruled_jobs(read_puzzles(text="0" * 81), True)
+    ([], ['ruled'])
     """
-    ruled = any(puzzle.lowered.constraints and puzzle.size < LOCKED_FROM for puzzle in puzzles)
+    ruled = any(
+        (rules or puzzle.lowered.constraints) and puzzle.size < LOCKED_FROM for puzzle in puzzles
+    )
     return ["ruled"] if ruled else []
 
 
