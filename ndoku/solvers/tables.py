@@ -128,8 +128,12 @@ class Topology:
         constraints = puzzle.lowered.constraints
         if not constraints:
             return topology
-        rules = search_tables(constraints, puzzle.size, puzzle.frame)
-        return replace(topology, rules=rules, classic=False)
+        return topology.with_rules(search_tables(constraints, puzzle.size, puzzle.frame))
+
+    def with_rules(self, rules: Rules) -> Topology:
+        """These tables with a puzzle's rule arrays (searched by the general search, never
+        the classic 9×9's)."""
+        return replace(self, rules=rules, classic=False)
 
     @classmethod
     def _build(cls, frame: Frame) -> Topology:

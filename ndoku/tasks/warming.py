@@ -22,18 +22,15 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numba
-import numpy as np
 
-from ndoku.jit import cache_folder, compiled, sources_hash
+from ndoku.jit import cache_folder, sources_hash
 from ndoku.model.constraints import Constraint
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.chains.metropolis import warm_parts as warm_chain_parts
-from ndoku.solvers.exact.kernels import N_STATS
 from ndoku.solvers.exact.nine import warm_parts as warm_search_parts
 from ndoku.solvers.exact.solver import Workspace
 from ndoku.solvers.logic.path import PROOF_UP_TO, warm, warm_these
@@ -76,11 +73,7 @@ def _ruled() -> None:
     # Python: the command compiles the kernel that lays out its own meanwhile
     small = _small()
     rules = rule_tables([Constraint("cage", (0, 1), 3)], small.size, matched=True)
-    work = Workspace(replace(Topology.of(small), rules=rules, classic=False))
-    values = np.zeros((1, small.n_cells), dtype=np.int32)
-    stats = np.zeros((1, N_STATS), dtype=np.int64)
-    arguments = work.arguments(small.givens[None, :], None, 0, 2, 1, 1, 1, values, stats)
-    compiled(work.kernel, arguments)
+    Workspace(Topology.of(small).with_rules(rules)).ready(small.givens, None, 2)
 
 
 def _metropolis() -> None:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.jit import HAS_TICKS, compile_notice
+from ndoku.jit import HAS_TICKS, compile_notice, compiled
 from ndoku.limits import (
     check_count,
     check_timeout,
@@ -248,6 +248,19 @@ class Workspace(WorkArrays):
             values,
             stats,
         )
+
+    def ready(self, givens: IntArray, marks: NDArray[np.uint64] | None, limit: int) -> None:
+        """Load or compile :attr:`kernel`'s version for one puzzle of these arrays
+        (``givens``: ``(cells,)``; ``marks``: its pencil marks or None), saying so as
+        :func:`~ndoku.jit.compile_notice` does, without calling it: a clock started after
+        counts no compile."""
+        values = np.zeros((1, self.topology.n_cells), dtype=np.int32)
+        stats = np.zeros((1, N_STATS), dtype=np.int64)
+        marked = None if marks is None else marks[None, :]
+        arguments = self.arguments(givens[None, :], marked, 0, limit, 1, 1, 1, values, stats)
+        what, seconds, kernel = self.compiling(self.kernel)
+        compile_notice(what, seconds, kernel, arguments)
+        compiled(kernel, arguments, what)
 
     def grow(self) -> None:
         """Double the stack depth, keeping its levels, up to the deepest a search goes (a

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ndoku.jit import compile_notice, compiled
 from ndoku.solvers.exact.kernels import (
     N_STATS,
     REG_ACTIVE,
@@ -301,16 +300,11 @@ def solve_split(
     check_limits(limit, max_nodes, timeout)
     threads = max(1, min(threads, MAX_THREADS))
     work = Workspace(topology, probe)
-    stats = np.zeros((1, N_STATS), dtype=np.int64)
-    values = np.zeros((1, topology.n_cells), dtype=np.int32)
-    marked = None if marks is None else marks[None, :]
-    one = givens[None, :]
-    arguments = work.arguments(one, marked, 0, limit, 1, 1, 1, values, stats)
-    what, seconds, kernel = work.compiling(work.kernel)
-    compile_notice(what, seconds, kernel, arguments)
-    compiled(kernel, arguments, what)  # before the timeout's clock starts
+    work.ready(givens, marks, limit)  # before the timeout's clock starts
     start = time.perf_counter()
-    split = _Split(topology, one, marks, limit, max_nodes, timeout, threads, probe, pause)
+    split = _Split(
+        topology, givens[None, :], marks, limit, max_nodes, timeout, threads, probe, pause
+    )
     split.work(work)
     for helper in split.helpers:  # started by now, if ever: this thread has finished
         helper.join()
