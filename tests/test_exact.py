@@ -381,11 +381,14 @@ def test_propagate_fixes_a_subset_of_the_solution() -> None:
     assert checked == 18
 
 
-def reference_propagation(puzzle: Puzzle, locked: bool) -> list[int] | None:
+def reference_propagation(
+    puzzle: Puzzle, locked: bool, givens: np.ndarray | None = None
+) -> list[int] | None:
     """Fixed values after naked singles, hidden singles (and locked candidates), done naively
     with sets until nothing changes; None on a contradiction."""
     units = [set(puzzle.units[u].tolist()) for u in range(len(puzzle.units))]
-    cand = [{int(v)} if v else set(range(1, puzzle.size + 1)) for v in puzzle.givens]
+    start = puzzle.givens if givens is None else givens
+    cand = [{int(v)} if v else set(range(1, puzzle.size + 1)) for v in start]
     pairs = [(a, b) for a in units for b in units if a is not b and len(a & b) >= 2]
     changed = True
     while changed:
@@ -437,6 +440,26 @@ def test_propagate_reaches_the_same_fixpoint_as_a_naive_reference() -> None:
         assert values.tolist() == expected
         locked_mattered += locked and expected != reference_propagation(puzzle, False)
     assert locked_mattered >= 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_givens_laid_out_at_once_reach_the_reference_fixpoint(data: st.DataObject) -> None:
+    """The givens of a Samurai, any share of its solution and sometimes a wrong value or two
+    (a contradiction, or only a dead end later), propagate to the naive reference's values."""
+    puzzle = read_puzzles(DATA / "samurai/jss_samurai.txt")[0]
+    solution = solve_exact(puzzle).values
+    assert solution is not None
+    n = len(solution)
+    keep = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    givens = np.where(np.array(keep) == 0, solution, 0).astype(solution.dtype)
+    for _ in range(data.draw(st.integers(0, 2))):
+        givens[data.draw(st.integers(0, n - 1))] = data.draw(st.integers(1, puzzle.size))
+    values, ok = propagate(puzzle, givens=givens)
+    expected = reference_propagation(puzzle, puzzle.size >= exact.LOCKED_FROM, givens)
+    assert ok == (expected is not None)
+    if ok:
+        assert values.tolist() == expected
 
 
 def test_propagate_solves_an_easy_puzzle_and_finds_contradictions() -> None:
