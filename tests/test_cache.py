@@ -50,8 +50,8 @@ SHIDOKU = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
 @pytest.mark.parametrize(
     ("size", "what", "seconds"),
     [
-        (9, "the exact solver for grids below 16×16", 14),
-        (16, "the exact solver for 16×16 to 24×24 grids", 17),
+        (9, "the exact solver for single grids below 16×16", 14),
+        (16, "the exact solver for multi-grids and 16×16 to 24×24 grids", 17),
         (25, "the exact solver for grids from 25×25 up", 47),
     ],
 )

@@ -190,12 +190,15 @@ def test_the_ruled_job_makes_the_version_a_ruled_solve_uses() -> None:
     made = list(search.signatures)
     data = Path(__file__).parent / "data"
     killer = read_puzzles(data / "variants" / "killer_6x6.txt")[0]
-    samurai = read_puzzles(Path(__file__).parent.parent / "examples" / "killer_samurai.txt")[0]
+    nine = read_puzzles(data / "variants" / "killer_9x9.txt")[0]
     thermo = read_puzzles(text="0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n\nthermo: r1c1 r1c2\n")[0]
-    for puzzle in (killer, samurai, thermo):
+    for puzzle in (killer, nine, thermo):
         solve_exact(puzzle)
         solve_exact(puzzle, threads=2)
     assert list(search.signatures) == made
+    # a killer Samurai's search looks for locked candidates: no job for it
+    samurai = read_puzzles(Path(__file__).parent.parent / "examples" / "killer_samurai.txt")[0]
+    assert warming.search_jobs([samurai]) == []
 
 
 def test_explain_of_a_killer_warms_the_ruled_search(spawned: list[list[str]], run: CliRun) -> None:

@@ -12,8 +12,8 @@ hidden single
     A value that only one cell of a unit can still take: that cell is fixed to it.
 locked candidates
     A value whose places in a unit A all lie where A crosses another unit B (a box and a row)
-    is removed from the rest of B. Looked for from N = ``LOCKED_FROM`` on
-    (:data:`ndoku.solvers.tables.LOCKED_FROM`).
+    is removed from the rest of B. Looked for from N = ``LOCKED_FROM`` on, and on layouts of
+    several grids (:func:`ndoku.solvers.tables.has_locked`).
 propagation
     Naked singles, hidden singles and locked candidates applied until none finds anything (or
     a cell or a unit is left without a candidate: a contradiction).
@@ -56,8 +56,9 @@ _ZERO = np.uint64(0)
 # ``scratch``, ``locked`` and ``probing``: see ``Scratch``, ``Locked`` and ``Probing`` in
 # :mod:`ndoku.solvers.tables`.
 #
-# Compile only what a puzzle needs: ``locked`` is None below ``LOCKED_FROM`` and ``probing``
-# below the exact search's ``PROBE_FROM`` (unless :func:`candidates` asks for matching).
+# Compile only what a puzzle needs: ``locked`` is None on one grid below ``LOCKED_FROM`` and
+# ``probing`` below the exact search's ``PROBE_FROM`` (unless :func:`candidates` asks for
+# matching).
 # numba compiles a kernel once per argument types and, for a None argument, drops the
 # branches behind ``is None`` tests before typing, so a 9×9 never compiles locked
 # candidates, matching or probes (each variant is cached on its own).
@@ -110,8 +111,10 @@ def settle(
     The fix queue holds cells fixed but not yet removed from their peers; each cell enters
     it once, when its mask first drops to one bit, so ``free`` counts cells not yet fixed. A
     fixed value's counts are set to -1 in the cell's units: they never trigger again.
-    Locked candidates (unless ``locked`` is None) are looked for only when singles find
-    nothing more, and a puzzle's variant rules (:mod:`ndoku.solvers.rules`) when neither does.
+    A puzzle's variant rules (:mod:`ndoku.solvers.rules`) are narrowed only when singles find
+    nothing more, and locked candidates (unless ``locked`` is None) looked for when neither
+    does: a killer's cages find something at most stalls, where a pass of locked candidates
+    first cost more than it found.
     """
     unit_ptr, unit_cells, cell_unit_ptr, cell_units, peer_ptr, peers = net
     queue, hidden, weights = scratch[:3]
@@ -166,17 +169,16 @@ def settle(
                         pending += 1
                     break
         else:
-            found = False
-            # A full grid that singles left consistent holds every unit: no crossing to check.
-            if locked is not None and free > 0:
+            # A puzzle's variant rules, when it has any, then locked candidates (a full grid
+            # that singles left consistent holds every unit: no crossing to check).
+            pending, n_hidden, found = rules_pass(
+                cand, counts, pending, n_hidden, net, scratch, size
+            )
+            if n_hidden < 0:
+                return -1
+            if not found and locked is not None and free > 0:
                 pending, n_hidden, found = _locked(
                     cand, counts, pending, n_hidden, net, locked, scratch, size
-                )
-                if n_hidden < 0:
-                    return -1
-            if not found:  # a puzzle's variant rules, when it has any
-                pending, n_hidden, found = rules_pass(
-                    cand, counts, pending, n_hidden, net, scratch, size
                 )
                 if n_hidden < 0:
                     return -1

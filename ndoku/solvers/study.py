@@ -17,10 +17,10 @@ propagation
       anything (:func:`ndoku.solvers.propagation.settle`): cells with one candidate left, or
       values with one place left in a unit, are placed by propagation, not by the search.
     - ``full``: ndoku's own propagation, as :func:`ndoku.solvers.propagation.candidates`
-      runs it: singles, locked candidates (from 16×16 on) and all-different matching. With
-      ``mrv`` branching :func:`search_study` runs ndoku's solver itself
-      (:func:`~ndoku.solvers.exact.solve_exact`), which adds its own branching rules and
-      probes and counts nodes its own way (see ``node``).
+      runs it: singles, locked candidates (from 16×16 on, and on multi-grids) and
+      all-different matching. With ``mrv`` branching :func:`search_study` runs ndoku's
+      solver itself (:func:`~ndoku.solvers.exact.solve_exact`), which adds its own
+      branching rules and probes and counts nodes its own way (see ``node``).
 branching
     Which cell the search fills next (:data:`BRANCHINGS`): ``first``, the first free cell in
     reading order (cell number); ``mrv``, the free cell with the fewest values left (minimum

@@ -34,7 +34,7 @@ from ndoku.solvers.chains.metropolis import warm_parts as warm_chain_parts
 from ndoku.solvers.exact.nine import warm_parts as warm_search_parts
 from ndoku.solvers.exact.solver import Workspace
 from ndoku.solvers.logic.path import PROOF_UP_TO, warm, warm_these
-from ndoku.solvers.tables import LOCKED_FROM, Topology, rule_tables
+from ndoku.solvers.tables import Topology, has_locked, rule_tables
 
 #: A 4×4 whose path is of singles (its arrays have the types of every layout's).
 _SMALL = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
@@ -68,8 +68,8 @@ def _chains() -> None:
 
 
 def _ruled() -> None:
-    # the search's version for puzzles with variant rules below 16×16 (one for every such
-    # layout), its arguments' types from a 4×4 with a cage whose tables are laid out in
+    # the search's version for puzzles with variant rules on one grid below 16×16 (one for
+    # every such layout), its arguments' types from a 4×4 with a cage whose tables are laid out in
     # Python: the command compiles the kernel that lays out its own meanwhile
     small = _small()
     rules = rule_tables([Constraint("cage", (0, 1), 3)], small.size, matched=True)
@@ -96,7 +96,7 @@ JOBS: dict[str, Callable[[], None]] = {
 def search_jobs(puzzles: Sequence[Puzzle]) -> list[str]:
     """The jobs of the exact search: ``nine``, its parts, when one of ``puzzles`` is a
     classic 9×9 (searched by :mod:`ndoku.solvers.exact.nine`); ``ruled``, its version for
-    variant rules, when one has rules and is below 16×16 (a first explain of a killer 9×9
+    variant rules, when one has rules on one grid below 16×16 (a first explain of a killer 9×9
     compiled the logic engine's rule techniques, 8 s, then that search, 8 s). The search's
     own compile is what a first command waits on longest, so these jobs go first.
 
@@ -113,14 +113,15 @@ def search_jobs(puzzles: Sequence[Puzzle]) -> list[str]:
 
 
 def ruled_jobs(puzzles: Sequence[Puzzle], rules: bool = False) -> list[str]:
-    """``["ruled"]`` (see :func:`search_jobs`) when one of ``puzzles`` is below 16×16 and has
-    variant rules, or will have (``rules``: ``generate --rules``), else none.
+    """``["ruled"]`` (see :func:`search_jobs`) when one of ``puzzles`` is one grid below
+    16×16 and has variant rules, or will have (``rules``: ``generate --rules``), else none
+    (a multi-grid's search looks for locked candidates: another version).
 
     >>> ruled_jobs(read_puzzles(text="0" * 81)), ruled_jobs(read_puzzles(text="0" * 81), True)
     ([], ['ruled'])
     """
     ruled = any(
-        (rules or puzzle.lowered.constraints) and puzzle.size < LOCKED_FROM for puzzle in puzzles
+        (rules or puzzle.lowered.constraints) and not has_locked(puzzle.frame) for puzzle in puzzles
     )
     return ["ruled"] if ruled else []
 

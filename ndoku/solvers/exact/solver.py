@@ -204,10 +204,11 @@ class Workspace(WorkArrays):
         ruled = len(self.scratch) > 6
         rules = " with variant rules" if ruled else ""
         if self.locked is None:
-            grids = f"grids below {LOCKED_FROM}×{LOCKED_FROM}"
+            grids = f"single grids below {LOCKED_FROM}×{LOCKED_FROM}"
             return f"the exact solver{rules} for {grids}", 35 if ruled else 14, kernel
         if self.probing is None:
-            grids = f"{LOCKED_FROM}×{LOCKED_FROM} to {PROBE_FROM - 1}×{PROBE_FROM - 1} grids"
+            sides = f"{LOCKED_FROM}×{LOCKED_FROM} to {PROBE_FROM - 1}×{PROBE_FROM - 1}"
+            grids = f"multi-grids and {sides} grids"
             return f"the exact solver{rules} for {grids}", 43 if ruled else 17, kernel
         grids = f"grids from {PROBE_FROM}×{PROBE_FROM} up"
         return f"the exact solver{rules} for {grids}", 75 if ruled else 47, kernel
