@@ -28,10 +28,11 @@ from ndoku.solvers.propagation import (
     fixed_values,
     propagate,
 )
-from ndoku.solvers.tables import has_locked
+from ndoku.solvers.tables import Topology, has_locked
 from ndoku.tasks.verify import problems
 
 DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parent.parent
 
 
 def assert_solution(puzzle: Puzzle, result: ExactResult) -> None:
@@ -416,6 +417,9 @@ def reference_propagation(
                             changed = True
         if any(not x for x in cand):
             return None
+    everything = set(range(1, puzzle.size + 1))
+    if any(set().union(*(cand[c] for c in unit)) != everything for unit in units):
+        return None  # a value no cell of a unit can take
     return [next(iter(x)) if len(x) == 1 else 0 for x in cand]
 
 
@@ -518,6 +522,7 @@ def test_growing_the_stack_counts_toward_the_timeout(
     if not ticks:
         monkeypatch.setattr(exact_solver, "tick_seconds", lambda: 0.0)
     quick = solve_exact(empty, limit=10**9, timeout=0.2)
+    Topology.of(empty).spare.clear()  # a new stack, not the one the quick search grew
     monkeypatch.setattr(exact_solver.Workspace, "grow", slow)
     result = solve_exact(empty, limit=10**9, timeout=0.2)
     # The first growth alone passes the timeout: the search stops there, not after 0.2 s
@@ -542,6 +547,7 @@ def test_results_do_not_depend_on_stack_growth_or_tick_counter(
 
     monkeypatch.setattr(exact_solver.Workspace, "grow", spy)
     monkeypatch.setattr(exact_solver, "FIRST_DEPTH", 2)
+    Topology.of(empty).spare.clear()  # new stacks, of the depth above
     monkeypatch.setattr(exact_solver, "tick_seconds", lambda: 0.0)  # one call and clock per puzzle
     after = [solve_exact(p) for p in puzzles]
     assert grown[:3] == [2, 4, 8] and max(grown) >= 128
@@ -551,6 +557,34 @@ def test_results_do_not_depend_on_stack_growth_or_tick_counter(
         assert (a.status, a.nodes, a.guesses, a.count) == (b.status, b.nodes, b.guesses, b.count)
         assert np.array_equal(a.values, b.values)
         assert b.seconds > 0
+
+
+def test_work_arrays_left_by_other_searches_change_no_result() -> None:
+    """A search takes the work arrays an earlier one of its layout left: puzzles with
+    rules of their own, a search stopped by its node limit and one by its timeout before
+    them, in either order, give the answers and counts of fresh arrays."""
+    killers = read_puzzles(DATA / "variants/killer_9x9.txt")
+    samurai = read_puzzles(ROOT / "examples/killer_samurai.txt")[0]
+    fresh = []
+    for p in [*killers, samurai]:
+        Topology.of(p).spare.clear()
+        fresh.append(solve_exact(p))
+    assert sum(r.nodes > 1 for r in fresh) >= 10
+    hard = killers[int(np.argmax([r.nodes for r in fresh[:-1]]))]
+    for order in (killers, killers[::-1]):
+        assert solve_exact(hard, max_nodes=2).status == "limit"
+        solve_exact(samurai, timeout=1e-6)
+        again = {id(p): solve_exact(p) for p in [*order, samurai]}
+        assert len(Topology.of(samurai).spare) == 1
+        for p, r in zip([*killers, samurai], fresh, strict=True):
+            a = again[id(p)]
+            assert (a.status, a.nodes, a.guesses, a.count) == (
+                r.status,
+                r.nodes,
+                r.guesses,
+                r.count,
+            )
+            assert np.array_equal(a.values, r.values)
 
 
 def test_same_input_same_result() -> None:

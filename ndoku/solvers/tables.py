@@ -10,7 +10,7 @@ topology; every array is the caller's, so the kernels allocate nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import accumulate, chain
 from typing import Any
@@ -114,9 +114,11 @@ class Topology:
 
     ``net`` is the kernels' view: CSR of unit → cells, cell → units and cell → peers;
     ``program`` the locked-candidates program (``n_groups`` groups), None where
-    :func:`has_locked` says so; ``classic`` whether the units are exactly the rows, columns and 3×3
-    boxes of a 9×9 (cells row by row), which :mod:`ndoku.solvers.exact.nine` searches;
-    ``most_peers`` the peers of a cell, at most.
+    :func:`has_locked` says so; ``classic`` whether the units are exactly the rows, columns
+    and 3×3 boxes of a 9×9 (cells row by row), which :mod:`ndoku.solvers.exact.nine`
+    searches; ``most_peers`` the peers of a cell, at most; ``spare`` the work arrays finished
+    searches of the layout left for the next (:func:`ndoku.solvers.exact.solver.taken`),
+    shared by the layout's tables with each puzzle's rules, and never pickled.
     """
 
     n_cells: int
@@ -127,6 +129,10 @@ class Topology:
     classic: bool = False
     most_peers: int = 0
     rules: Rules | None = None  # the constraints' arrays (work arrays empty), None for none
+    spare: list[Any] = field(default_factory=list, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "spare": []}
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Topology:
@@ -228,9 +234,15 @@ def check_givens(
     if values.ndim != len(shape) or values.shape[-1] != topology.n_cells:
         wanted = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
         raise NdokuError(f"givens must have shape ({wanted}), got {values.shape}")
-    if not np.issubdtype(values.dtype, np.integer):
+    if values.dtype.kind not in "iu":
         raise NdokuError(f"givens must be integers, got {values.dtype}")
-    if len(values) and (values.min() < 0 or values.max() > topology.size):
+    if not values.size:
+        wrong = False
+    elif values.dtype == np.int32:  # one reduction: a negative value is large as uint32
+        wrong = values.view(np.uint32).max() > topology.size
+    else:
+        wrong = values.min() < 0 or values.max() > topology.size
+    if wrong:
         raise NdokuError(f"givens must be 0 (free) or a value 1..{topology.size}")
     return np.ascontiguousarray(values, dtype=np.int32)
 
@@ -396,8 +408,18 @@ def _codes(
         numbers = [
             pairs[key] if kind == PAIR else key[1] for key, kind in zip(keys, kinds, strict=True)
         ]
+    if not pairs:
+        return kinds, numbers, _no_tables(size)
     tables = [pair_table(*key, size) for key in pairs]
     return kinds, numbers, np.array(tables, dtype=np.uint64).reshape(len(tables), 2, size)
+
+
+@cache
+def _no_tables(size: int) -> NDArray[np.uint64]:
+    """The pair tables of constraints without pairs (one array, read only)."""
+    empty = np.zeros((0, 2, size), dtype=np.uint64)
+    empty.flags.writeable = False
+    return empty
 
 
 def _empty_work() -> tuple[NDArray[np.uint64], NDArray[np.uint64], NDArray[np.int64]]:
@@ -436,12 +458,13 @@ def combinations(count: int, total: int, size: int) -> tuple[int, ...]:
 
 def rule_work(rules: Rules, size: int) -> Rules:
     """``rules`` with work arrays of its own (a search's, or a thread's): where each
-    constraint was last settled (nothing yet), what a kernel leaves, the searches' room."""
+    constraint was last settled (nothing yet), what a kernel leaves, the searches' room (8
+    places per cell of the longest constraint; here per cell of all, as finding the longest
+    took 1.2 µs of each solve)."""
     n_cells = len(rules[2])
-    longest = int((rules[1][1:] - rules[1][:-1]).max(initial=0))
     return (
         *rules[:8],
         np.zeros(n_cells, dtype=np.uint64),
         np.zeros(n_cells, dtype=np.uint64),
-        np.zeros(8 * longest + 8, dtype=np.int64),
+        np.zeros(8 * n_cells + 8, dtype=np.int64),
     )

@@ -3,6 +3,7 @@ search kernel over a batch in this process, pausing for the clock (:func:`solve_
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from ndoku.solvers.exact.kernels import (
     tick_now,
 )
 from ndoku.solvers.exact.nine import DEPTH, N_WEIGHTS, WIDTH, search_nine
-from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays
+from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays, rule_work
 
 Status = Literal["solved", "multiple", "none", "limit"]
 
@@ -268,6 +269,48 @@ class Workspace(WorkArrays):
         level per free cell, and one for the probes)."""
         deepen(self, ("stack", "tallies", "free_at", "cell_at", "bit_at"), self.topology.n_cells)
 
+    def serve(self, topology: Topology) -> None:
+        """Set these arrays, left by a search of ``topology``'s layout, to a search of
+        ``topology``: its rules' work arrays, the registers cleared (a search stopped between
+        two calls leaves its puzzle active). The kernels reset the rest as they start."""
+        self.topology = topology
+        plain = self.scratch[:6]
+        if topology.rules is None:
+            self.scratch = plain
+        else:
+            self.scratch = (*plain, rule_work(topology.rules, topology.size))
+        self.regs[:] = 0
+
+
+#: Workspaces a layout keeps for its next searches, at most (one per search at once).
+MOST_SPARE = 8
+_spare_lock = threading.Lock()
+
+
+def taken(topology: Topology, probe: bool) -> Workspace:
+    """A :class:`Workspace` for one search of ``topology`` (``probe`` as in
+    :func:`~ndoku.solvers.exact.solve_exact`): one a finished search of its layout left
+    (:func:`leave`), served to this puzzle, else a new one. Making one (17 arrays) took 7 µs
+    of a killer 9×9's 73 µs call."""
+    probing = probe and topology.size >= PROBE_FROM
+    with _spare_lock:
+        spare = topology.spare
+        for i in range(len(spare)):
+            if (spare[i].probing is not None) == probing:
+                work: Workspace = spare.pop(i)
+                break
+        else:
+            return Workspace(topology, probe)
+    work.serve(topology)
+    return work
+
+
+def leave(work: Workspace) -> None:
+    """Give ``work`` back to its layout once its search is finished (see :func:`taken`)."""
+    with _spare_lock:
+        if len(work.topology.spare) < MOST_SPARE:
+            work.topology.spare.append(work)
+
 
 def deepen(owner: object, names: tuple[str, ...], cells: int) -> None:
     """Double the depth of the search stacks ``names`` of ``owner``, keeping their levels, up
@@ -345,7 +388,7 @@ def solve_array(
     stats = np.zeros((n, N_STATS), dtype=np.int64)
     seconds = np.zeros(n, dtype=np.float64)
     work: Workspace | NineWorkspace
-    work = NineWorkspace() if topology.classic and marks is None else Workspace(topology, probe)
+    work = NineWorkspace() if topology.classic and marks is None else taken(topology, probe)
     per_tick = tick_seconds()
     # Without a tick counter each puzzle gets its own call, timed here.
     call_nodes = _CALL_NODES if per_tick else 0
@@ -382,6 +425,8 @@ def solve_array(
             progress(i)
     if per_tick:
         seconds[:] = stats[:, STAT_TICKS] * per_tick
+    if isinstance(work, Workspace):
+        leave(work)
     return BatchResult(values, stats, seconds, limit)
 
 
