@@ -67,6 +67,17 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
+#: What :func:`_once` returns when it left the supported values exactly: a fixed point.
+_EXACT = 1
+
+
+@kernel(inline="always")
+def _exact(done: int) -> int:
+    """:data:`_EXACT` for a narrowing that kept exactly the supported values (``done`` 0),
+    -1 for a contradiction."""
+    return _EXACT if done == 0 else done
+
+
 @kernel(inline="always")
 def _low(m: np.uint64) -> int:
     """The smallest value of a non-empty mask (1-based)."""
@@ -509,8 +520,11 @@ def narrow(k: int, cand: MaskArray, rules: Any, size: int) -> int:
     for _ in range(64 * (end - start) + 1):
         for i in range(start, end):
             before[i - start] = out[i]
-        if _once(k, kind, out, rules, size) < 0:
+        done = _once(k, kind, out, rules, size)
+        if done < 0:
             return -1
+        if done == _EXACT:
+            return 0
         same = True
         for i in range(start, end):
             if out[i] != before[i - start]:
@@ -522,7 +536,9 @@ def narrow(k: int, cand: MaskArray, rules: Any, size: int) -> int:
 
 @kernel()
 def _once(k: int, kind: int, out: MaskArray, rules: Any, size: int) -> int:
-    """One narrowing of constraint ``k`` of a kernel's own kind (not a pair's)."""
+    """One narrowing of constraint ``k`` of a kernel's own kind (not a pair's): -1 on a
+    contradiction, :data:`_EXACT` when it kept exactly the values some assignment supports
+    (a second narrowing would change nothing), else 0."""
     _, ptr, _, numbers, weights, _, combo_ptr, combos, _, _, work = rules
     start, end = ptr[k], ptr[k + 1]
     n = numbers[k]
@@ -532,13 +548,15 @@ def _once(k: int, kind: int, out: MaskArray, rules: Any, size: int) -> int:
             product *= popcount(out[i])
             if product > SUM_ASSIGNMENTS:
                 return _bounds(out, weights, start, end, n)
-        return _enumerate_sum(out, weights, start, end, n, work.view(np.uint64))
+        return _exact(_enumerate_sum(out, weights, start, end, n, work.view(np.uint64)))
     if kind in (CAGE, MATCHED):
         if _distinct(out, start, end) < 0:
             return -1
         first, last = combo_ptr[k], combo_ptr[k + 1]
         if last > first:
-            return _combinations(out, start, end, combos, first, last, work, kind == MATCHED)
+            left = _combinations(out, start, end, combos, first, last, work, kind == MATCHED)
+            # matching is exact up to three cells (see keep_matching)
+            return _exact(left) if kind == MATCHED and end - start <= 3 else left
         return _cage(out, weights, start, end, n, work)
     if kind == DISTINCT:
         return _distinct(out, start, end)
