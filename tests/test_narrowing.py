@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from ndoku.model.constraints import PAIRS, Constraint, holds
+from ndoku.solvers.combos import keep_matching
 from ndoku.solvers.narrowing import SUM_ASSIGNMENTS, narrow
 from ndoku.solvers.tables import rule_tables, rule_work
 
@@ -217,3 +218,27 @@ def test_a_matched_cage_keeps_what_is_supported_exactly_up_to_three_cells(seed: 
         assert k > 3 or matched == support
         stronger += matched != read
     assert stronger > 0  # the matching removed what the combinations alone keep
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_matching_a_combination_keeps_what_some_one_to_one_assignment_takes(seed: int) -> None:
+    """:func:`keep_matching` for one combination against every way to give its values out
+    one per cell: exact on two and three cells (tried order by order), sound beyond (by
+    singles), and False exactly when no way is left on up to three cells."""
+    rng = random.Random(seed)
+    for _ in range(300):
+        k = rng.randint(1, 5)
+        values = sum(1 << (v - 1) for v in rng.sample(range(1, SIZE + 1), k))
+        masks = _random_masks(rng, k)
+        out = np.array(masks, dtype=np.uint64)
+        keep = np.zeros(k, dtype=np.uint64)
+        found = keep_matching(out, 0, k, np.uint64(values), keep, np.zeros(k, dtype=np.uint64))
+        support = [0] * k
+        bits = [1 << (v - 1) for v in range(1, SIZE + 1) if values >> (v - 1) & 1]
+        for order in itertools.permutations(bits):
+            if all(m & b for m, b in zip(masks, order, strict=True)):
+                support = [s | b for s, b in zip(support, order, strict=True)]
+        kept = [int(m) for m in keep] if found else [0] * k
+        assert all(n & ~m == 0 for n, m in zip(support, kept, strict=True)), (masks, values)
+        if k <= 3:
+            assert kept == support, (masks, values, kept, support)
