@@ -64,7 +64,7 @@ def _keep_matched(left: MaskArray, k: int, values: np.uint64, keep: MaskArray) -
     return True
 
 
-@kernel()
+@kernel(inline="always")  # into the loop over a cage's combinations: a call per combination
 def keep_matching(
     out: MaskArray, start: int, end: int, values: np.uint64, keep: MaskArray, left: MaskArray
 ) -> bool:
