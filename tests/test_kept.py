@@ -91,11 +91,13 @@ def test_threads_that_build_one_key_at_once_get_one_value() -> None:
 
 
 def snapshot(value: Any) -> Any:
-    """A deep copy of the arrays of a table (dataclasses, tuples, lists, dicts of them)."""
+    """A deep copy of the arrays of a table (dataclasses, tuples, lists, dicts of them); a
+    dataclass's fields that take no part in comparing (work arrays kept for reuse) left out."""
     if isinstance(value, np.ndarray):
         return value.copy()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: snapshot(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        fields = [f for f in dataclasses.fields(value) if f.compare]
+        return {f.name: snapshot(getattr(value, f.name)) for f in fields}
     if isinstance(value, tuple | list):
         return [snapshot(v) for v in value]
     if isinstance(value, dict):

@@ -129,7 +129,7 @@ class Topology:
     classic: bool = False
     most_peers: int = 0
     rules: Rules | None = None  # the constraints' arrays (work arrays empty), None for none
-    spare: list[Any] = field(default_factory=list, repr=False)
+    spare: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "spare": []}
