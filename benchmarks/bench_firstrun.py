@@ -68,6 +68,10 @@ SEEDED_RUNS = 6
 def run(arguments: list[str], text: str | None, cache: str | None) -> tuple[float, float, str]:
     """Wall and CPU seconds of one ``ndoku`` command, and what it wrote on stderr."""
     env = dict(os.environ)
+    # Python writes ndoku's bytecode as an installed package has it: with
+    # PYTHONDONTWRITEBYTECODE set (as on the machine of 2026-11-29) every warm run compiled
+    # each module again, 0.87 s a warm Samurai where it takes 0.57 s
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
