@@ -6,8 +6,9 @@ Glossary
 dive
     A depth-first search from the pruned candidates, at random and on a budget: take the
     free cell with the fewest candidates (a random one among ties), give it a random
-    candidate, propagate (naked and hidden singles, locked candidates from 16×16 up, and
-    all-different matching from :data:`MATCH_FROM`);
+    candidate, propagate (naked and hidden singles, locked candidates where
+    :func:`~ndoku.solvers.tables.has_locked` says so, and all-different matching from
+    :data:`MATCH_FROM`);
     on a contradiction try another of its candidates, and when none is left step back to
     the cell before. After :data:`DIVE_NODES` choices per free cell, or where it cannot step
     back (it keeps the last :data:`DIVE_WINDOW` levels), it stops where it stands. The cells
