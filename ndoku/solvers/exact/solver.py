@@ -306,9 +306,11 @@ def taken(topology: Topology, probe: bool) -> Workspace:
 
 
 def leave(work: Workspace) -> None:
-    """Give ``work`` back to its layout once its search is finished (see :func:`taken`)."""
+    """Give ``work`` back to its layout once its search is finished (see :func:`taken`),
+    unless its stack grew: a count on an empty 64×64 can grow it to 180 MB, which a layout
+    kept for reuse would keep too."""
     with _spare_lock:
-        if len(work.topology.spare) < MOST_SPARE:
+        if len(work.stack) <= FIRST_DEPTH and len(work.topology.spare) < MOST_SPARE:
             work.topology.spare.append(work)
 
 
