@@ -69,10 +69,10 @@ def keep_matching(
     out: MaskArray, start: int, end: int, values: np.uint64, keep: MaskArray, left: MaskArray
 ) -> bool:
     """Whether the cells can take the set ``values`` one value each (a cage's combination of
-    as many values as cells), by singles: a cell left one value of it gives it up to no
-    other, a value left one cell takes it; if so, what each cell is left joins ``keep``
-    (``left``: a work array, a place per cell). Exact up to three cells; beyond, what pairs
-    or triples of cells would exclude is kept."""
+    as many values as cells); if so, what each cell is left joins ``keep`` (``left``: a work
+    array, a place per cell). Two or three cells try every order of the values (exact);
+    more go by singles, a cell left one value of it giving it up to no other, a value left
+    one cell taking it, and keep what pairs or triples of cells would exclude."""
     k = end - start
     for i in range(k):
         left[i] = out[start + i] & values

@@ -265,8 +265,7 @@ class WorkArrays:
             np.zeros(1, dtype=np.int64),
             np.zeros(topology.most_peers + 1, dtype=np.int32),
         )
-        if topology.rules is not None:
-            self.scratch = (*self.scratch, rule_work(topology.rules, topology.size))
+        self.take_rules(topology)
         self.locked: Locked | None = None
         if topology.program is not None:
             self.locked = (
@@ -288,6 +287,15 @@ class WorkArrays:
                 np.zeros(n_units, dtype=np.int64),
                 np.zeros(choices + 256, dtype=np.int64),
             )
+
+    def take_rules(self, topology: Topology) -> None:
+        """Put the work arrays of ``topology``'s rules (a puzzle's, on this layout) in the
+        scratch, in place of any it held; none for a puzzle without rules."""
+        plain = self.scratch[:6]
+        if topology.rules is None:
+            self.scratch = plain
+        else:
+            self.scratch = (*plain, rule_work(topology.rules, topology.size))
 
     def compiling(self, kernel: Any) -> tuple[str, float, Any]:
         """What the compile notice says of the propagation ``kernel`` called with these arrays,

@@ -36,7 +36,7 @@ from ndoku.solvers.exact.kernels import (
     tick_now,
 )
 from ndoku.solvers.exact.nine import DEPTH, N_WEIGHTS, WIDTH, search_nine
-from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays, rule_work
+from ndoku.solvers.tables import LOCKED_FROM, IntArray, Topology, WorkArrays
 
 Status = Literal["solved", "multiple", "none", "limit"]
 
@@ -274,11 +274,7 @@ class Workspace(WorkArrays):
         ``topology``: its rules' work arrays, the registers cleared (a search stopped between
         two calls leaves its puzzle active). The kernels reset the rest as they start."""
         self.topology = topology
-        plain = self.scratch[:6]
-        if topology.rules is None:
-            self.scratch = plain
-        else:
-            self.scratch = (*plain, rule_work(topology.rules, topology.size))
+        self.take_rules(topology)
         self.regs[:] = 0
 
 
