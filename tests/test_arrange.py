@@ -13,7 +13,7 @@ from benchmarks.bench_variants import variant_set
 from ndoku.model.constraints import Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.layout import load_layout
-from ndoku.solvers.arrange import _combinations, _most_written
+from ndoku.solvers.arrange import _combinations, most_written
 from ndoku.solvers.implied import implied_sums
 from ndoku.solvers.narrowing import CAGE, MATCHED
 from ndoku.solvers.tables import combinations, rule_tables, search_tables
@@ -43,7 +43,7 @@ def _arranged_slowly(constraints: Sequence[Constraint], frame: Frame) -> list[Co
 @pytest.mark.parametrize("size", [4, 5, 6, 9, 16, 25])
 def test_combinations_are_written_as_the_python_enumeration_gives_them(size: int) -> None:
     stack = np.zeros(size + 1, dtype=np.int64)
-    out = np.zeros(2 * _most_written(size), dtype=np.uint64)
+    out = np.zeros(2 * most_written(size), dtype=np.uint64)
     over = 0  # (count, total) that have combinations, more than MOST_COMBINATIONS
     for count in range(1, size + 1):
         for total in range(0, size * (size + 1) // 2 + 2):
@@ -52,7 +52,7 @@ def test_combinations_are_written_as_the_python_enumeration_gives_them(size: int
             want = combinations(count, total, size)
             end = _combinations(count, total, size, out, 5, stack)
             assert out[5:end].tolist() == list(want), (count, total)
-            assert end - 5 <= _most_written(size)
+            assert end - 5 <= most_written(size)
             least, most = count * (count + 1) // 2, count * (2 * size - count + 1) // 2
             over += not want and least <= total <= most
     assert (over > 0) == (size == 25)  # none written then, as none are returned

@@ -17,8 +17,8 @@ constraint
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import pairwise
+from dataclasses import dataclass, field
+from itertools import accumulate, chain, pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -78,14 +78,57 @@ class Constraint:
     rule: int = -1
 
 
+#: Each kind's number in :class:`Packed` (its place in :data:`PRIMITIVES`).
+KIND_NUMBERS = {kind: k for k, kind in enumerate(PRIMITIVES)}
+
+
+@dataclass(frozen=True, eq=False)
+class Packed:
+    """Constraints as arrays, one entry per constraint: each kind's number
+    (:data:`KIND_NUMBERS`), cells (CSR: ``cells[ptr[i]:ptr[i + 1]]``), number, and weights
+    per cell (a sum's own, else ones). Made with the constraints (:class:`Lowered`), so that
+    the solvers read a puzzle's constraints without a Python loop over them.
+
+    >>> packed = Packed.of([Constraint("less", (4, 5)), Constraint("sum", (0, 1), 9, (1, -1))])
+    >>> packed.kinds.tolist(), packed.ptr.tolist(), packed.cells.tolist()
+    ([7, 12], [0, 2, 4], [4, 5, 0, 1])
+    >>> packed.numbers.tolist(), packed.weights.tolist()
+    ([0, 9], [1, 1, 1, -1])
+    """
+
+    kinds: NDArray[np.int8]
+    ptr: NDArray[np.int32]
+    cells: NDArray[np.int32]
+    numbers: NDArray[np.int64]
+    weights: NDArray[np.int64]
+
+    @classmethod
+    def of(cls, constraints: Sequence[Constraint]) -> Packed:
+        return cls(
+            np.array([KIND_NUMBERS[c.kind] for c in constraints], dtype=np.int8),
+            np.array([0, *accumulate(len(c.cells) for c in constraints)], dtype=np.int32),
+            np.array(list(chain.from_iterable(c.cells for c in constraints)), dtype=np.int32),
+            np.array([c.number for c in constraints], dtype=np.int64),
+            np.array(
+                list(chain.from_iterable(c.weights or (1,) * len(c.cells) for c in constraints)),
+                dtype=np.int64,
+            ),
+        )
+
+
 @dataclass(frozen=True)
 class Lowered:
-    """What a puzzle's rules add: constraints, more units (N cells each, canvas positions)
-    and more peers (pairs of cell numbers, each once, smaller first)."""
+    """What a puzzle's rules add: constraints (also :class:`Packed`, in ``packed``), more
+    units (N cells each, canvas positions) and more peers (pairs of cell numbers, each once,
+    smaller first)."""
 
     constraints: tuple[Constraint, ...]
     units: tuple[tuple[tuple[int, int], ...], ...]
     peers: tuple[tuple[int, int], ...]
+    packed: Packed = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "packed", Packed.of(self.constraints))
 
 
 def lower(rules: Sequence[Rule], layout: Layout, index: NDArray[np.int32]) -> Lowered:

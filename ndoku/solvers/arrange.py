@@ -52,11 +52,12 @@ def arrange(
     Examples
     --------
     >>> from ndoku.model.layout import load_layout
-    >>> from ndoku.model.constraints import Constraint
+    >>> from ndoku.model.constraints import Constraint, Packed
     >>> from ndoku.solvers.implied import constraint_arrays, spare_room
     >>> frame = Frame.of(load_layout("4x4"))
-    >>> sums = [Constraint("sum", (0, 1), 7, (1, 1)), Constraint("distinct", (2, 3))]
-    >>> arrays = constraint_arrays(sums, [SUM, DISTINCT], [7, 0], spare_room(frame))
+    >>> sums = Packed.of([Constraint("sum", (0, 1), 7, (1, 1)), Constraint("distinct", (2, 3))])
+    >>> codes = np.array([SUM, DISTINCT], dtype=np.int32)
+    >>> arrays = constraint_arrays(sums, codes, sums.numbers, spare_room(frame))
     >>> kinds, ptr, cells, numbers, _, combo_ptr, combos = arrange(frame, *arrays, 2, 4)
     >>> kinds.tolist() == [MATCHED] * 3, cells.tolist()  # r1c3-c4 and r2c1-c2 implied
     (True, [0, 1, 2, 3, 4, 5])
@@ -67,11 +68,8 @@ def arrange(
     unit_ptr, unit_of = frame.cell_units
     room = len(kinds) - n
     combo_ptr = np.empty(len(kinds) + 1, dtype=np.int32)
-    combos = np.empty(len(kinds) * _most_written(size), dtype=np.uint64)
-    # one work array: where the kernel leaves its counts (3), then the value stack of
-    # the combinations (size + 1), then find_sums' arrays (owner and mark per cell, count and
-    # layer per constraint, the rows of a layer's sums, the sums found)
-    work = np.empty(3 + size + 1 + 2 * frame.n_cells + 2 * n + room * (6 + MOST_CELLS), np.int64)
+    combos = np.empty(len(kinds) * most_written(size), dtype=np.uint64)
+    work = np.empty(work_length(size, frame.n_cells, n, room), np.int64)
     _arrange(
         kinds, ptr, cells, numbers, weights, n, size, unit_ptr, unit_of, groups.ptr,
         groups.cells, groups.totals, groups.single, combo_ptr, combos, work,
@@ -88,8 +86,16 @@ def arrange(
     )
 
 
+def work_length(size: int, n_cells: int, n: int, room: int) -> int:
+    """The length of :func:`_arrange`'s work array for ``n`` constraints and ``room`` implied
+    sums: where it leaves its counts (3), the value stack of the combinations (size + 1),
+    then find_sums' arrays (owner and mark per cell, count and layer per constraint, the rows
+    of a layer's sums, the sums found)."""
+    return 3 + size + 1 + 2 * n_cells + 2 * n + room * (6 + MOST_CELLS)
+
+
 @cache
-def _most_written(size: int) -> int:
+def most_written(size: int) -> int:
     """The combinations :func:`_combinations` writes for one cage, at most."""
     return max(min(comb(size, k), MOST_COMBINATIONS + 1) for k in range(size + 1))
 
@@ -166,6 +172,72 @@ def _arrange(
         combo_ptr[kept + 1] = held
         kept += 1
     work[0], work[1], work[2] = kept, at, held
+
+
+@kernel()
+def arrange_puzzle(
+    k: int,
+    size: int,
+    packed: tuple[
+        NDArray[np.int32],
+        NDArray[np.int32],
+        NDArray[np.int32],
+        NDArray[np.int64],
+        NDArray[np.int64],
+        NDArray[np.int64],
+        NDArray[np.int64],
+        NDArray[np.int64],
+    ],
+    sums: tuple[
+        NDArray[np.int32],
+        NDArray[np.int32],
+        NDArray[np.int64],
+        NDArray[np.int64],
+        NDArray[np.int64],
+        NDArray[np.bool_],
+    ],
+    laid: tuple[
+        NDArray[np.int32],
+        NDArray[np.int32],
+        NDArray[np.int32],
+        NDArray[np.int64],
+        NDArray[np.int64],
+        NDArray[np.int32],
+        NDArray[np.uint64],
+        NDArray[np.int64],
+    ],
+) -> None:
+    """Arrange puzzle ``k`` of a batch, as :func:`arrange` does one puzzle, into ``laid``;
+    its counts (constraints, cells and combinations kept) in ``laid[7][:3]``.
+
+    ``packed``: the batch's constraints, as :func:`~ndoku.solvers.implied.constraint_arrays`
+    has them but without room, one puzzle after another (kernel codes, cells per constraint
+    as each puzzle's own CSR, cells, numbers, weights), then where each puzzle's constraints
+    and cells start, and its room for implied sums; ``sums``: the layout's cell → unit CSR
+    and :class:`~ndoku.solvers.implied.SumGroups`' arrays; ``laid``: the arrays of
+    :func:`arrange` and :func:`_arrange`'s work, long enough for any puzzle of the batch.
+    """  # fmt: skip
+    codes, ptr, cells, numbers, weights, con_at, cell_at, rooms = packed
+    kinds_to, ptr_to, cells_to, numbers_to, weights_to, combo_ptr, combos, work = laid
+    first, n, room = con_at[k], con_at[k + 1] - con_at[k], rooms[k]
+    c0, e = cell_at[k], cell_at[k + 1] - cell_at[k]
+    m, spare = n + room, room * MOST_CELLS
+    # loops, not slice copies: numba copies a slice's source unless it can tell the arrays
+    # apart, and these kernels run without its allocator
+    for i in range(m):
+        kinds_to[i] = codes[first + i] if i < n else 0
+        numbers_to[i] = numbers[first + i] if i < n else 0
+    for i in range(m + 1):
+        ptr_to[i] = ptr[first + k + i] if i <= n else 0  # a puzzle's CSR has n + 1 places
+    for i in range(e + spare):
+        cells_to[i] = cells[c0 + i] if i < e else 0
+        weights_to[i] = weights[c0 + i] if i < e else 1
+    most = len(combos) // (len(combo_ptr) - 1)
+    _arrange(
+        kinds_to[:m], ptr_to[: m + 1], cells_to[: e + spare], numbers_to[:m],
+        weights_to[: e + spare], n, size, sums[0], sums[1], sums[2], sums[3], sums[4], sums[5],
+        combo_ptr[: m + 1], combos[: m * most], work,
+    )  # fmt: skip
 
 
 @kernel()

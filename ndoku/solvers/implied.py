@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndoku.jit import kernel
-from ndoku.model.constraints import Constraint
+from ndoku.model.constraints import KIND_NUMBERS, Constraint, Packed
 from ndoku.model.frame import Frame
 from ndoku.model.units import COLUMN, ROW
 from ndoku.solvers.bits import nonliteral
@@ -100,10 +99,9 @@ def implied_sources(constraints: Sequence[Constraint], frame: Frame) -> list[Imp
 def _implied(constraints: Sequence[Constraint], frame: Frame) -> list[tuple[Constraint, int, bool]]:
     """:func:`implied_sums`, each with its group and whether it is an innie."""
     n = len(constraints)
-    codes = [CAGE if c.kind == "cage" else -1 for c in constraints]
-    arrays = constraint_arrays(
-        constraints, codes, [c.number for c in constraints], spare_room(frame)
-    )
+    packed = Packed.of(constraints)
+    codes = np.where(packed.kinds == KIND_NUMBERS["cage"], CAGE, -1).astype(np.int32)
+    arrays = constraint_arrays(packed, codes, packed.numbers, spare_room(frame))
     sources = add_implied(frame, *arrays, n).tolist()
     starts, flat, numbers = arrays[1].tolist(), arrays[2].tolist(), arrays[3].tolist()
     implied = []
@@ -118,45 +116,39 @@ def _implied(constraints: Sequence[Constraint], frame: Frame) -> list[tuple[Cons
 
 
 def constraint_arrays(
-    constraints: Sequence[Constraint], codes: list[int], numbers: list[int], room: int
+    packed: Packed, codes: NDArray[np.int32], numbers: NDArray[np.int64], room: int
 ) -> tuple[
     NDArray[np.int32], NDArray[np.int32], NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]
 ]:
-    """``constraints`` as the rule kernels read them: their kernels' ``codes``, cells (CSR),
-    ``numbers`` and weights (a sum's own, else ones), with ``room`` more constraints of up to
-    :data:`MOST_CELLS` cells after them, zeros (where :func:`add_implied` writes).
+    """The ``packed`` constraints as the rule kernels read them: their kernels' ``codes``,
+    cells (CSR), ``numbers`` and weights, with ``room`` more constraints of up to
+    :data:`MOST_CELLS` cells after them, zeros (where :func:`add_implied` writes). The
+    arrays are new: the kernels arrange them in place.
 
-    >>> kinds, ptr, cells, numbers, weights = constraint_arrays(
-    ...     [Constraint("cage", (2, 3), 5), Constraint("sum", (0, 1), 4, (1, 2))], [3, 2], [5, 4], 1
-    ... )
+    >>> packed = Packed.of([Constraint("cage", (2, 3), 5), Constraint("sum", (0, 1), 4, (1, 2))])
+    >>> codes, numbers = np.array([3, 2], dtype=np.int32), packed.numbers
+    >>> kinds, ptr, cells, numbers, weights = constraint_arrays(packed, codes, numbers, 1)
     >>> kinds.tolist(), ptr.tolist(), cells.tolist(), weights.tolist()
     ([3, 2, 0], [0, 2, 4, 0], [2, 3, 0, 1, 0, 0, 0], [1, 1, 1, 2, 1, 1, 1])
     """
-    n = len(constraints)
+    n = len(codes)
     ptr = np.zeros(n + room + 1, dtype=np.int32)
-    ptr[1 : n + 1] = list(accumulate(len(c.cells) for c in constraints))
+    ptr[: n + 1] = packed.ptr
     spare = room * MOST_CELLS
-    end = int(ptr[n])
-    weights = np.ones(end + spare, dtype=np.int64)
-    if any(c.weights for c in constraints):  # one assignment: one per sum cost 0.5 µs each
-        weights[:end] = list(
-            chain.from_iterable(c.weights or [1] * len(c.cells) for c in constraints)
-        )
-    flat = list(chain.from_iterable(c.cells for c in constraints))
+    weights = np.ones(len(packed.weights) + spare, dtype=np.int64)
+    weights[: len(packed.weights)] = packed.weights
     return (
-        _padded(codes, room, np.int32),
+        _padded(codes, room),
         ptr,
-        _padded(flat, spare, np.int32),
-        _padded(numbers, room, np.int64),
+        _padded(packed.cells, spare),
+        _padded(numbers, room),
         weights,
     )
 
 
-def _padded(values: list[int], room: int, dtype: type[Any]) -> NDArray[Any]:
-    """``values`` as an array of ``dtype``, with ``room`` zeros after them."""
-    if not room:
-        return np.array(values, dtype=dtype)
-    padded = np.zeros(len(values) + room, dtype=dtype)
+def _padded(values: NDArray[Any], room: int) -> NDArray[Any]:
+    """``values`` with ``room`` zeros after them."""
+    padded = np.zeros(len(values) + room, dtype=values.dtype)
     padded[: len(values)] = values
     return padded
 

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from ndoku.errors import NdokuError
 from ndoku.limits import MAX_SYMBOLS
-from ndoku.model.constraints import PAIRS, Constraint
+from ndoku.model.constraints import PAIRS, PRIMITIVES, Constraint, Packed
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.arrange import arrange
@@ -138,16 +138,22 @@ class Topology:
     def of(cls, puzzle: Puzzle) -> Topology:
         """The tables of ``puzzle``'s layout, built once per frame; with its variant rules'
         constraints, once per puzzle."""
-        if puzzle.size > MAX_SYMBOLS:
+        topology = cls.layout(puzzle.frame)
+        packed = puzzle.lowered.packed
+        if not len(packed.kinds):
+            return topology
+        return topology.with_rules(search_tables(packed, puzzle.size, puzzle.frame))
+
+    @classmethod
+    def layout(cls, frame: Frame) -> Topology:
+        """The tables of ``frame``'s layout, without any puzzle's rules (built once)."""
+        if frame.size > MAX_SYMBOLS:
             raise NdokuError(
                 f"the exact solver handles up to {MAX_SYMBOLS} symbols, this puzzle has "
-                f"{puzzle.size}"
+                f"{frame.size}"
             )
-        topology: Topology = puzzle.frame.table("topology", cls._build)
-        constraints = puzzle.lowered.constraints
-        if not constraints:
-            return topology
-        return topology.with_rules(search_tables(constraints, puzzle.size, puzzle.frame))
+        topology: Topology = frame.table("topology", cls._build)
+        return topology
 
     def with_rules(self, rules: Rules) -> Topology:
         """These tables with a puzzle's rule arrays (searched by the general search, never
@@ -352,7 +358,9 @@ def pair_table(kind: str, number: int, size: int) -> NDArray[np.uint64]:
     return table
 
 
-def rule_tables(constraints: Sequence[Constraint], size: int, matched: bool = False) -> Rules:
+def rule_tables(
+    constraints: Sequence[Constraint] | Packed, size: int, matched: bool = False
+) -> Rules:
     """The arrays of :data:`Rules` for ``constraints``, its work arrays empty
     (:class:`WorkArrays` makes them); ``matched``: the cages narrow as ``MATCHED`` (the exact
     search's), not as ``CAGE``.
@@ -361,11 +369,14 @@ def rule_tables(constraints: Sequence[Constraint], size: int, matched: bool = Fa
     >>> tables[0].tolist(), tables[1].tolist(), tables[2].tolist()
     ([0, 3], [0, 2, 4], [0, 1, 2, 3])
     """
-    kinds, numbers, tables = _codes(constraints, size)
+    packed = constraints if isinstance(constraints, Packed) else Packed.of(constraints)
+    kinds, numbers, tables = kernel_codes(packed.kinds, packed.numbers, size)
+    counts = np.diff(packed.ptr).tolist()
     held = [
-        combinations(len(c.cells), c.number, size) if c.kind == "cage" else () for c in constraints
+        combinations(count, number, size) if kind == CAGE else ()
+        for kind, count, number in zip(kinds.tolist(), counts, numbers.tolist(), strict=True)
     ]
-    arrays = constraint_arrays(constraints, kinds, numbers, 0)
+    arrays = constraint_arrays(packed, kinds, numbers, 0)
     if matched:
         arrays[0][arrays[0] == CAGE] = MATCHED
     combos = np.array(list(chain.from_iterable(held)), dtype=np.uint64)
@@ -373,7 +384,7 @@ def rule_tables(constraints: Sequence[Constraint], size: int, matched: bool = Fa
             *_empty_work())  # fmt: skip
 
 
-def search_tables(constraints: Sequence[Constraint], size: int, frame: Frame) -> Rules:
+def search_tables(constraints: Sequence[Constraint] | Packed, size: int, frame: Frame) -> Rules:
     """The exact search's :data:`Rules` for ``constraints`` on ``frame``, arranged by
     :func:`~ndoku.solvers.arrange.arrange`: the sums that one unit holds searched as cages (an
     outside sum's first cells of a row: bounds alone leave 24 in three cells at 6..9, where
@@ -389,45 +400,61 @@ def search_tables(constraints: Sequence[Constraint], size: int, frame: Frame) ->
     >>> kinds[:2] == [MATCHED, SUM]
     True
     """
-    kinds, numbers, tables = _codes(constraints, size)
-    room = spare_room(frame) if CAGE in kinds or SUM in kinds else 0
-    arrays = constraint_arrays(constraints, kinds, numbers, room)
-    *laid, combo_ptr, combos = arrange(frame, *arrays, len(constraints), size)
+    packed = constraints if isinstance(constraints, Packed) else Packed.of(constraints)
+    kinds, numbers, tables = kernel_codes(packed.kinds, packed.numbers, size)
+    room = spare_room(frame) if _summed(kinds) else 0
+    arrays = constraint_arrays(packed, kinds, numbers, room)
+    *laid, combo_ptr, combos = arrange(frame, *arrays, len(kinds), size)
     return (*laid, tables, combo_ptr, combos, *_empty_work())  # type: ignore[return-value]
 
 
-def _codes(
-    constraints: Sequence[Constraint], size: int
-) -> tuple[list[int], list[int], NDArray[np.uint64]]:
-    """Each constraint's kernel code and number (a pair's: its table's index), and the pair
-    tables, ``(tables, 2, size)``."""
-    names = [c.kind for c in constraints]
-    numbers = [c.number for c in constraints]
-    kinds = [_CODES.get(name, PAIR) for name in names]
-    pairs: dict[tuple[str, int], int] = {}  # a pair's number: its table's index
-    if PAIR in kinds:
-        keys = [(name, number) for name, number in zip(names, numbers, strict=True)]
-        pairs = {
-            key: k
-            for k, key in enumerate(
-                dict.fromkeys(keys[i] for i, kind in enumerate(kinds) if kind == PAIR)
-            )
-        }
-        numbers = [
-            pairs[key] if kind == PAIR else key[1] for key, kind in zip(keys, kinds, strict=True)
-        ]
-    if not pairs:
-        return kinds, numbers, _no_tables(size)
-    tables = [pair_table(*key, size) for key in pairs]
-    return kinds, numbers, np.array(tables, dtype=np.uint64).reshape(len(tables), 2, size)
+def _summed(kinds: IntArray) -> bool:
+    """Whether constraints of kernel codes ``kinds`` hold a cage or a sum (and may imply
+    sums)."""
+    return bool(((kinds == CAGE) | (kinds == SUM)).any())
+
+
+#: The narrowing kernel of each kind of :data:`~ndoku.model.constraints.PRIMITIVES`, by its
+#: number.
+_KERNEL_OF = np.array([_CODES.get(kind, PAIR) for kind in PRIMITIVES], dtype=np.int32)
+_NAMES = tuple(PRIMITIVES)
+
+
+def kernel_codes(
+    kinds: NDArray[np.int8], numbers: NDArray[np.int64], size: int
+) -> tuple[IntArray, NDArray[np.int64], NDArray[np.uint64]]:
+    """The kernel code and number (a pair's: its table's index) of each constraint of
+    ``kinds`` and ``numbers`` (as :class:`~ndoku.model.constraints.Packed` has them), and the
+    pair tables, ``(tables, 2, size)``: one per kind and number that the pairs have.
+
+    >>> packed = Packed.of([Constraint("less", (0, 1)), Constraint("cage", (2, 3), 5),
+    ...                     Constraint("difference", (1, 2), 1), Constraint("less", (1, 3))])
+    >>> codes, numbers, tables = kernel_codes(packed.kinds, packed.numbers, 4)
+    >>> codes.tolist() == [PAIR, CAGE, PAIR, PAIR], numbers.tolist(), tables.shape
+    (True, [1, 5, 0, 1], (2, 2, 4))
+    """
+    codes = _KERNEL_OF[kinds]
+    paired = codes == PAIR
+    if not paired.any():
+        return codes, numbers, _no_tables(size)
+    # a pair's key: its kind's number above its number's 32 bits
+    keys = kinds[paired].astype(np.int64) << 32 | numbers[paired]
+    found, index = np.unique(keys, return_inverse=True)
+    numbers = numbers.copy()
+    numbers[paired] = index
+    tables = np.array(
+        [pair_table(_NAMES[key >> 32], key & 0xFFFFFFFF, size) for key in found.tolist()],
+        dtype=np.uint64,
+    )
+    return codes, numbers, tables
 
 
 @cache
 def _no_tables(size: int) -> NDArray[np.uint64]:
-    """The pair tables of constraints without pairs (one array, read only)."""
-    empty = np.zeros((0, 2, size), dtype=np.uint64)
-    empty.flags.writeable = False
-    return empty
+    """The pair tables of constraints without pairs: one array, writeable as the tables of
+    pairs are (it holds nothing to change). numba types a read-only array apart, and the
+    search compiled a second version for puzzles without pairs: 35 s more on a first run."""
+    return np.zeros((0, 2, size), dtype=np.uint64)
 
 
 def _empty_work() -> tuple[NDArray[np.uint64], NDArray[np.uint64], NDArray[np.int64]]:

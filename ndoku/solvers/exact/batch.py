@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.exact.each import solve_each
 from ndoku.solvers.exact.solver import BatchResult, ExactResult, check_limits, solve_array
 from ndoku.solvers.exact.split import MOST_CELLS, solve_split
 from ndoku.solvers.tables import IntArray, Topology, check_givens
@@ -184,7 +185,8 @@ def solve_batch(
     threads: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> list[ExactResult]:
-    """Solve many puzzles; those of one layout share kernel calls. Results in input order.
+    """Solve many puzzles; those of one layout share kernel calls (with variant rules too:
+    :func:`~ndoku.solvers.exact.each.solve_each`). Results in input order.
 
     Parameters are as in :func:`solve_table`.
 
@@ -198,34 +200,61 @@ def solve_batch(
     results: list[ExactResult | None] = [None] * len(puzzles)
     groups: dict[object, list[int]] = {}
     # Pencil-marked puzzles apart: the others keep the search of their layout (the 9×9's
-    # own), whichever puzzles share their batch; a puzzle's variant rules are its batch's.
+    # own), whichever puzzles share their batch. Puzzles with constraints share one of their
+    # layout (each searched under its own), unless their search is split over threads.
     for i, p in enumerate(puzzles):
-        groups.setdefault((p.frame.key, p.candidates is not None, p.rules), []).append(i)
+        marked = p.candidates is not None
+        each = not marked and threads == 1 and len(p.lowered.packed.kinds) > 0
+        ours: object = (p.frame.key, "each") if each else (p.frame.key, marked, p.rules)
+        groups.setdefault(ours, []).append(i)
     finished = 0
-    for members in groups.values():
+    for key, members in groups.items():
 
         def report(done: int, base: int = finished) -> None:
             if progress is not None:
                 progress(base + done)
 
-        table = np.stack([puzzles[i].givens for i in members])
-        marked = [m for i in members if (m := puzzles[i].candidates) is not None]
-        marks = np.stack(marked) if marked else None
-        batch = solve_table(
-            puzzles[members[0]],
-            table,
-            limit=limit,
-            max_nodes=max_nodes,
-            timeout=timeout,
-            jobs=jobs,
-            progress=report,
-            marks=marks,
-            threads=threads,
-        )
+        if len(members) > 1 and isinstance(key, tuple) and key[1] == "each":
+            batch = solve_each(
+                [puzzles[i] for i in members],
+                limit=limit,
+                max_nodes=max_nodes,
+                timeout=timeout,
+                progress=report,
+            )
+        else:
+            batch = _solve_group(
+                [puzzles[i] for i in members], limit, max_nodes, timeout, jobs, threads, report
+            )
         for j, i in enumerate(members):
             results[i] = batch.result(j)
         finished += len(members)
     return [r for r in results if r is not None]
+
+
+def _solve_group(
+    puzzles: Sequence[Puzzle],
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    jobs: int,
+    threads: int,
+    progress: Callable[[int], None],
+) -> BatchResult:
+    """Puzzles of one layout and the same rules, in one table (:func:`solve_table`)."""
+    table = np.stack([p.givens for p in puzzles])
+    marked = [m for p in puzzles if (m := p.candidates) is not None]
+    return solve_table(
+        puzzles[0],
+        table,
+        limit=limit,
+        max_nodes=max_nodes,
+        timeout=timeout,
+        jobs=jobs,
+        progress=progress,
+        marks=np.stack(marked) if marked else None,
+        threads=threads,
+    )
 
 
 def _solve_spread(

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -189,10 +189,11 @@ class Workspace(WorkArrays):
         # one version of it is compiled (a first 25×25 `ndoku solve` compiled both: 4 s more).
         self.unmarked = np.full((1, cells), (1 << topology.size) - 1, dtype=np.uint64)
 
-    def compiling(self, kernel: Any) -> tuple[str, float, Any]:
+    def compiling(self, kernel: Any, ruled: bool | None = None) -> tuple[str, float, Any]:
         """What the compile notice says of ``kernel`` (:func:`search`; other kernels as in
         :meth:`WorkArrays.compiling`) called with these arrays, about how many seconds
-        compiling it takes, and the kernel.
+        compiling it takes, and the kernel; ``ruled``: whether the search has variant rules,
+        when these arrays do not say (by default, whether they hold rules).
 
         The seconds are what compiling adds to a first ``ndoku solve`` on two cores, measured on
         2026-11-28 (whole first runs: 16.0, 18.9 and 49.4 s; warm ones about 2 s). A puzzle with
@@ -202,7 +203,7 @@ class Workspace(WorkArrays):
         """
         if kernel is not search:
             return super().compiling(kernel)
-        ruled = len(self.scratch) > 6
+        ruled = len(self.scratch) > 6 if ruled is None else ruled
         rules = " with variant rules" if ruled else ""
         if self.locked is None:
             grids = f"single grids below {LOCKED_FROM}×{LOCKED_FROM}"
@@ -276,6 +277,10 @@ class Workspace(WorkArrays):
         self.topology = topology
         self.take_rules(topology)
         self.regs[:] = 0
+
+    def done(self) -> None:
+        """Give these arrays back to the layout once the search is finished (:func:`leave`)."""
+        leave(self)
 
 
 #: Workspaces a layout keeps for its next searches, at most (one per search at once).
@@ -366,6 +371,36 @@ class NineWorkspace:
     def grow(self) -> None:
         """Never asked: the stack holds the deepest search (one level per fixed cell)."""
 
+    def done(self) -> None:
+        """Nothing to give back: a new one is made per batch."""
+
+
+class Searching(Protocol):
+    """What :func:`solve_array` runs a search through: a :class:`Workspace`, a
+    :class:`NineWorkspace`, or :class:`ndoku.solvers.exact.each.Each`."""
+
+    kernel: Any
+    regs: NDArray[np.int64]
+
+    def arguments(
+        self,
+        givens: IntArray,
+        marks: NDArray[np.uint64] | None,
+        first: int,
+        limit: int,
+        max_nodes: int,
+        call_nodes: int,
+        pause_ticks: int,
+        values: IntArray,
+        stats: NDArray[np.int64],
+    ) -> tuple[Any, ...]: ...
+
+    def compiling(self, kernel: Any) -> tuple[str, float, Any]: ...
+
+    def grow(self) -> None: ...
+
+    def done(self) -> None: ...
+
 
 def solve_array(
     topology: Topology,
@@ -376,17 +411,20 @@ def solve_array(
     progress: Callable[[int], None] | None = None,
     marks: NDArray[np.uint64] | None = None,
     probe: bool = True,
+    work: Searching | None = None,
 ) -> BatchResult:
     """Run the search kernel over a checked ``(puzzles, cells)`` array, in this process;
     ``marks``: the puzzles' pencil marks, ``(puzzles, cells)`` uint64, or None; ``probe`` as
-    in :func:`solve_exact`."""
+    in :func:`solve_exact`; ``work``: what to search with, else the layout's own
+    (:func:`taken`, or the classic 9×9's)."""
     check_limits(limit, max_nodes, timeout)
     n = len(givens)
     values = np.zeros((n, topology.n_cells), dtype=np.int32)
     stats = np.zeros((n, N_STATS), dtype=np.int64)
     seconds = np.zeros(n, dtype=np.float64)
-    work: Workspace | NineWorkspace
-    work = NineWorkspace() if topology.classic and marks is None else taken(topology, probe)
+    if work is None:
+        classic = topology.classic and marks is None
+        work = NineWorkspace() if classic else taken(topology, probe)
     per_tick = tick_seconds()
     # Without a tick counter each puzzle gets its own call, timed here.
     call_nodes = _CALL_NODES if per_tick else 0
@@ -423,8 +461,7 @@ def solve_array(
             progress(i)
     if per_tick:
         seconds[:] = stats[:, STAT_TICKS] * per_tick
-    if isinstance(work, Workspace):
-        leave(work)
+    work.done()
     return BatchResult(values, stats, seconds, limit)
 
 

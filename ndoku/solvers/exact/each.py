@@ -1,0 +1,259 @@
+"""Many puzzles of one layout, each with variant rules of its own, searched in one kernel
+call: each puzzle's rule arrays are arranged, then searched, in turn.
+
+One :func:`~ndoku.solvers.exact.solve_exact` call per puzzle spends some 20 µs in Python
+and in starting its kernels, more than a small puzzle's search. A file of such puzzles
+(:func:`~ndoku.solvers.exact.solve_batch`) pays that once here: its constraints are read as
+arrays (:class:`~ndoku.model.constraints.Packed`), joined, and handed to :func:`search_each`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndoku.errors import NdokuError
+from ndoku.jit import kernel, ticks
+from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
+from ndoku.model.constraints import Packed
+from ndoku.model.frame import Frame
+from ndoku.model.puzzle import Puzzle
+from ndoku.solvers.arrange import arrange_puzzle, most_written, work_length
+from ndoku.solvers.exact.kernels import REG_ACTIVE, STAT_NODES, STAT_TICKS, search
+from ndoku.solvers.exact.solver import BatchResult, leave, solve_array, taken
+from ndoku.solvers.implied import MOST_CELLS, SumGroups, spare_room
+from ndoku.solvers.narrowing import CAGE, SUM
+from ndoku.solvers.tables import (
+    IntArray,
+    Locked,
+    Probing,
+    Topology,
+    check_givens,
+    kernel_codes,
+)
+
+
+class Each:
+    """The work arrays of :func:`search_each` for one batch: a :class:`Workspace` of the
+    layout (its stack, queues and stamps), the puzzles' constraints joined, and room for one
+    puzzle's arranged rules and their work arrays.
+
+    It is what :func:`~ndoku.solvers.exact.solver.solve_array` runs a search through
+    (:class:`~ndoku.solvers.exact.solver.Searching`).
+    """
+
+    def __init__(self, frame: Frame, packs: Sequence[Packed], probe: bool) -> None:
+        """``packs``: each puzzle's constraints, at least one each."""
+        topology = Topology.layout(frame)
+        self.work = taken(topology, probe)
+        self.kernel = search_each
+        self.regs = self.work.regs
+        size = topology.size
+        joined = np.concatenate([p.kinds for p in packs])
+        codes, numbers, tables = kernel_codes(
+            joined, np.concatenate([p.numbers for p in packs]), size
+        )
+        con_at = np.zeros(len(packs) + 1, dtype=np.int64)
+        con_at[1:] = np.cumsum([len(p.kinds) for p in packs])
+        cell_at = np.zeros(len(packs) + 1, dtype=np.int64)
+        cell_at[1:] = np.cumsum([len(p.cells) for p in packs])
+        # a puzzle's room for implied sums: the layout's, where it has a cage or a sum
+        summed = np.zeros(len(codes) + 1, dtype=np.int64)
+        summed[1:] = np.cumsum((codes == CAGE) | (codes == SUM))
+        rooms = np.where(summed[con_at[1:]] > summed[con_at[:-1]], spare_room(frame), 0)
+        self.packed = (
+            codes,
+            np.concatenate([p.ptr for p in packs]),
+            np.concatenate([p.cells for p in packs]),
+            numbers,
+            np.concatenate([p.weights for p in packs]),
+            con_at,
+            cell_at,
+            rooms.astype(np.int64),
+        )
+        groups: SumGroups = frame.table("implied-sum groups", SumGroups.of)
+        self.sums = (*frame.cell_units, groups.ptr, groups.cells, groups.totals, groups.single)
+        self.tables = tables
+        most = int((np.diff(con_at) + rooms).max())
+        spare = int((np.diff(cell_at) + rooms * MOST_CELLS).max())
+        self.laid = (
+            np.zeros(most, dtype=np.int32),
+            np.zeros(most + 1, dtype=np.int32),
+            np.zeros(spare, dtype=np.int32),
+            np.zeros(most, dtype=np.int64),
+            np.zeros(spare, dtype=np.int64),
+            np.zeros(most + 1, dtype=np.int32),
+            np.zeros(most * most_written(size), dtype=np.uint64),
+            np.zeros(
+                work_length(size, frame.n_cells, int(np.diff(con_at).max()), int(rooms.max())),
+                dtype=np.int64,
+            ),
+        )
+        # the work arrays of the rules (tables.rule_work), for the longest puzzle's
+        self.rule_work = (
+            np.zeros(spare, dtype=np.uint64),
+            np.zeros(spare, dtype=np.uint64),
+            np.zeros(8 * spare + 8, dtype=np.int64),
+        )
+
+    def arguments(
+        self,
+        givens: IntArray,
+        marks: NDArray[np.uint64] | None,
+        first: int,
+        limit: int,
+        max_nodes: int,
+        call_nodes: int,
+        pause_ticks: int,
+        values: IntArray,
+        stats: NDArray[np.int64],
+    ) -> tuple[Any, ...]:
+        """The arguments of :func:`search_each` for a call from puzzle ``first`` on (``marks``
+        is always None: pencil-marked puzzles are searched one by one)."""
+        work = self.work
+        return (
+            *work.arguments(
+                givens, None, first, limit, max_nodes, call_nodes, pause_ticks, values, stats
+            ),
+            self.packed,
+            self.sums,
+            self.laid,
+            self.tables,
+            self.rule_work,
+        )
+
+    def compiling(self, kernel: Any) -> tuple[str, float, Any]:
+        """What the compile notice says of :func:`search_each`: about what the search with
+        variant rules takes (most of it), for the same grids."""
+        what, seconds, _ = self.work.compiling(search, ruled=True)
+        return f"{what}, many puzzles at once", seconds, kernel
+
+    def grow(self) -> None:
+        self.work.grow()
+
+    def done(self) -> None:
+        """Give the layout's workspace back for its next searches."""
+        leave(self.work)
+
+
+@kernel(nogil=True)
+def search_each(
+    givens: IntArray,
+    marks: NDArray[np.uint64],
+    first: int,
+    limit: int,
+    max_nodes: int,
+    call_nodes: int,
+    pause_ticks: int,
+    net: tuple[IntArray, ...],
+    size: int,
+    stack: NDArray[np.uint64],
+    tallies: NDArray[np.int8],
+    free_at: NDArray[np.int64],
+    cell_at: NDArray[np.int64],
+    bit_at: NDArray[np.uint64],
+    locked: Locked | None,
+    plain: tuple[IntArray, IntArray, IntArray, NDArray[np.int64], NDArray[np.int64], IntArray],
+    probing: Probing | None,
+    regs: NDArray[np.int64],
+    values: IntArray,
+    stats: NDArray[np.int64],
+    packed: Any,
+    sums: Any,
+    laid: Any,
+    tables: NDArray[np.uint64],
+    rule_work: tuple[NDArray[np.uint64], NDArray[np.uint64], NDArray[np.int64]],
+) -> int:
+    """Solve puzzles ``first ..`` of ``givens``, puzzle ``k`` under the rules ``packed`` holds
+    for it (as :func:`~ndoku.solvers.arrange.arrange_puzzle` reads them), by
+    :func:`~ndoku.solvers.exact.kernels.search`; return the first one not finished. A paused
+    puzzle (``regs[REG_ACTIVE]``) keeps its arranged rules in ``laid`` and resumes there. Its
+    arranging counts in its ticks. After a puzzle, the call returns once it has searched
+    ``call_nodes`` nodes."""
+    n_puzzles = givens.shape[0]
+    kinds, ptr, cells, numbers, weights, combo_ptr, combos, work = laid
+    saved, out, room = rule_work
+    spent = 0
+    k = first
+    while k < n_puzzles:
+        arranged = 0
+        if regs[REG_ACTIVE] == 0:
+            began = ticks()
+            arrange_puzzle(k, size, packed, sums, laid)
+            end = work[1]
+            saved[:end] = 0
+            out[:end] = 0
+            room[: 8 * end + 8] = 0
+            arranged = ticks() - began
+        kept, end, held = work[0], work[1], work[2]
+        rules = (
+            kinds[:kept], ptr[: kept + 1], cells[:end], numbers[:kept], weights[:end], tables,
+            combo_ptr[: kept + 1], combos[:held], saved[:end], out[:end], room[: 8 * end + 8],
+        )  # fmt: skip
+        scratch = (plain[0], plain[1], plain[2], plain[3], plain[4], plain[5], rules)
+        after = search(
+            givens, marks, k, limit, max_nodes, 0, pause_ticks, net, size, stack, tallies,
+            free_at, cell_at, bit_at, locked, scratch, probing, regs, values, stats,
+        )  # fmt: skip
+        stats[k, STAT_TICKS] += arranged
+        if after == k:  # paused
+            return k
+        spent += stats[k, STAT_NODES]
+        k = after
+        if spent >= call_nodes:
+            break
+    return k
+
+
+def solve_each(
+    puzzles: Sequence[Puzzle],
+    *,
+    limit: int = DEFAULT_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Callable[[int], None] | None = None,
+    probe: bool = True,
+) -> BatchResult:
+    """Solve puzzles of one layout, each with constraints of its own and without pencil
+    marks, in one kernel call (or a few: it pauses for the clock and for progress).
+
+    Parameters
+    ----------
+    puzzles : sequence of Puzzle
+        Their frames are equal (:attr:`~ndoku.model.frame.Frame.key`), and each has
+        constraints.
+    limit, max_nodes, timeout, progress, probe
+        As in :func:`~ndoku.solvers.exact.solve_table`, for each puzzle.
+
+    Returns
+    -------
+    BatchResult
+        In the order of ``puzzles``; the same results as one
+        :func:`~ndoku.solvers.exact.solve_exact` per puzzle.
+
+    Examples
+    --------
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> text = "1 0 0 0\\n0 0 3 0\\n0 4 0 0\\n0 0 0 {}\\n\\nthermo: {}\\n\\n"
+    >>> puzzles = read_puzzles(text=text.format(2, "r4c2 r4c1") + text.format(0, "r4c2 r4c1"))
+    >>> batch = solve_each(puzzles)
+    >>> batch.statuses.tolist(), batch.counts.tolist()
+    (['solved', 'multiple'], [1, 2])
+    >>> batch.result(0).values[12:].tolist()
+    [3, 1, 4, 2]
+    """
+    if not puzzles:
+        raise NdokuError("no puzzles to solve")
+    frame = puzzles[0].frame
+    for i, puzzle in enumerate(puzzles):
+        if puzzle.frame.key != frame.key:
+            raise NdokuError(f"puzzle {i + 1} is not of the first puzzle's layout")
+        if puzzle.candidates is not None or not len(puzzle.lowered.packed.kinds):
+            raise NdokuError(f"puzzle {i + 1} has pencil marks or no constraints")
+    topology = Topology.layout(frame)
+    givens = check_givens(topology, np.stack([p.givens for p in puzzles]), batch=True)
+    work = Each(frame, [p.lowered.packed for p in puzzles], probe)
+    return solve_array(topology, givens, limit, max_nodes, timeout, progress, None, probe, work)
