@@ -186,8 +186,8 @@ def arrange_puzzle(
         NDArray[np.int64],
         NDArray[np.int64],
         NDArray[np.int64],
-        NDArray[np.int64],
     ],
+    room_of: int,
     sums: tuple[
         NDArray[np.int32],
         NDArray[np.int32],
@@ -213,13 +213,19 @@ def arrange_puzzle(
     ``packed``: the batch's constraints, as :func:`~ndoku.solvers.implied.constraint_arrays`
     has them but without room, one puzzle after another (kernel codes, cells per constraint
     as each puzzle's own CSR, cells, numbers, weights), then where each puzzle's constraints
-    and cells start, and its room for implied sums; ``sums``: the layout's cell → unit CSR
+    and cells start; ``room_of``: the layout's room for implied sums
+    (:func:`~ndoku.solvers.implied.spare_room`), a puzzle's where it has a cage or a sum, as
+    :func:`~ndoku.solvers.tables.search_tables` has it; ``sums``: the layout's cell → unit CSR
     and :class:`~ndoku.solvers.implied.SumGroups`' arrays; ``laid``: the arrays of
     :func:`arrange` and :func:`_arrange`'s work, long enough for any puzzle of the batch.
     """  # fmt: skip
-    codes, ptr, cells, numbers, weights, con_at, cell_at, rooms = packed
+    codes, ptr, cells, numbers, weights, con_at, cell_at = packed
     kinds_to, ptr_to, cells_to, numbers_to, weights_to, combo_ptr, combos, work = laid
-    first, n, room = con_at[k], con_at[k + 1] - con_at[k], rooms[k]
+    first, n = con_at[k], con_at[k + 1] - con_at[k]
+    room = 0
+    for i in range(first, first + n):
+        if codes[i] == CAGE or codes[i] == SUM:
+            room = room_of
     c0, e = cell_at[k], cell_at[k + 1] - cell_at[k]
     m, spare = n + room, room * MOST_CELLS
     # loops, not slice copies: numba copies a slice's source unless it can tell the arrays

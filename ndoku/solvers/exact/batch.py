@@ -226,8 +226,8 @@ def solve_batch(
             batch = _solve_group(
                 [puzzles[i] for i in members], limit, max_nodes, timeout, jobs, threads, report
             )
-        for j, i in enumerate(members):
-            results[i] = batch.result(j)
+        for i, result in zip(members, batch, strict=True):
+            results[i] = result
         finished += len(members)
     return [r for r in results if r is not None]
 

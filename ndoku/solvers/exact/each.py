@@ -25,7 +25,6 @@ from ndoku.solvers.arrange import arrange_puzzle, most_written, work_length
 from ndoku.solvers.exact.kernels import REG_ACTIVE, STAT_NODES, STAT_TICKS, search
 from ndoku.solvers.exact.solver import BatchResult, leave, solve_array, taken
 from ndoku.solvers.implied import MOST_CELLS, SumGroups, spare_room
-from ndoku.solvers.narrowing import CAGE, SUM
 from ndoku.solvers.tables import (
     IntArray,
     Locked,
@@ -52,51 +51,46 @@ class Each:
         self.kernel = search_each
         self.regs = self.work.regs
         size = topology.size
-        joined = np.concatenate([p.kinds for p in packs])
         codes, numbers, tables = kernel_codes(
-            joined, np.concatenate([p.numbers for p in packs]), size
+            np.concatenate([p.kinds for p in packs]),
+            np.concatenate([p.numbers for p in packs]),
+            size,
         )
-        con_at = np.zeros(len(packs) + 1, dtype=np.int64)
-        con_at[1:] = np.cumsum([len(p.kinds) for p in packs])
-        cell_at = np.zeros(len(packs) + 1, dtype=np.int64)
-        cell_at[1:] = np.cumsum([len(p.cells) for p in packs])
-        # a puzzle's room for implied sums: the layout's, where it has a cage or a sum
-        summed = np.zeros(len(codes) + 1, dtype=np.int64)
-        summed[1:] = np.cumsum((codes == CAGE) | (codes == SUM))
-        rooms = np.where(summed[con_at[1:]] > summed[con_at[:-1]], spare_room(frame), 0)
+        lengths = np.array([(len(p.kinds), len(p.cells)) for p in packs], dtype=np.int64)
+        starts = np.zeros((2, len(packs) + 1), dtype=np.int64)  # rows: C-contiguous
+        np.cumsum(lengths.T, axis=1, out=starts[:, 1:])
+        room = spare_room(frame)
         self.packed = (
             codes,
             np.concatenate([p.ptr for p in packs]),
             np.concatenate([p.cells for p in packs]),
             numbers,
             np.concatenate([p.weights for p in packs]),
-            con_at,
-            cell_at,
-            rooms.astype(np.int64),
+            starts[0],
+            starts[1],
         )
+        self.room = room
         groups: SumGroups = frame.table("implied-sum groups", SumGroups.of)
         self.sums = (*frame.cell_units, groups.ptr, groups.cells, groups.totals, groups.single)
         self.tables = tables
-        most = int((np.diff(con_at) + rooms).max())
-        spare = int((np.diff(cell_at) + rooms * MOST_CELLS).max())
+        longest, most_cells = lengths.max(axis=0).tolist()
+        most, spare = longest + room, most_cells + room * MOST_CELLS
+        # every place a puzzle reads is written first (arrange_puzzle, search_each)
         self.laid = (
-            np.zeros(most, dtype=np.int32),
-            np.zeros(most + 1, dtype=np.int32),
-            np.zeros(spare, dtype=np.int32),
-            np.zeros(most, dtype=np.int64),
-            np.zeros(spare, dtype=np.int64),
-            np.zeros(most + 1, dtype=np.int32),
-            np.zeros(most * most_written(size), dtype=np.uint64),
-            np.zeros(
-                work_length(size, frame.n_cells, int(np.diff(con_at).max()), int(rooms.max())),
-                dtype=np.int64,
-            ),
+            np.empty(most, dtype=np.int32),
+            np.empty(most + 1, dtype=np.int32),
+            np.empty(spare, dtype=np.int32),
+            np.empty(most, dtype=np.int64),
+            np.empty(spare, dtype=np.int64),
+            np.empty(most + 1, dtype=np.int32),
+            np.empty(most * most_written(size), dtype=np.uint64),
+            np.empty(work_length(size, frame.n_cells, longest, room), dtype=np.int64),
         )
         # the work arrays of the rules (tables.rule_work), for the longest puzzle's
         self.rule_work = (
-            np.zeros(spare, dtype=np.uint64),
-            np.zeros(spare, dtype=np.uint64),
-            np.zeros(8 * spare + 8, dtype=np.int64),
+            np.empty(spare, dtype=np.uint64),
+            np.empty(spare, dtype=np.uint64),
+            np.empty(8 * spare + 8, dtype=np.int64),
         )
 
     def arguments(
@@ -119,6 +113,7 @@ class Each:
                 givens, None, first, limit, max_nodes, call_nodes, pause_ticks, values, stats
             ),
             self.packed,
+            self.room,
             self.sums,
             self.laid,
             self.tables,
@@ -162,6 +157,7 @@ def search_each(
     values: IntArray,
     stats: NDArray[np.int64],
     packed: Any,
+    room_of: int,
     sums: Any,
     laid: Any,
     tables: NDArray[np.uint64],
@@ -182,7 +178,7 @@ def search_each(
         arranged = 0
         if regs[REG_ACTIVE] == 0:
             began = ticks()
-            arrange_puzzle(k, size, packed, sums, laid)
+            arrange_puzzle(k, size, packed, room_of, sums, laid)
             end = work[1]
             saved[:end] = 0
             out[:end] = 0

@@ -114,7 +114,12 @@ class BatchResult:
         return len(self.stats)
 
     def __iter__(self) -> Iterator[ExactResult]:
-        return (self.result(i) for i in range(len(self)))
+        """Each puzzle's :class:`ExactResult`, in order (the arrays read once, not per
+        puzzle: 1.7 µs a puzzle by :meth:`result`, about half of it here)."""
+        for i, (row, seconds) in enumerate(
+            zip(self.stats.tolist(), self.seconds.tolist(), strict=True)
+        ):
+            yield _result(row, self.values[i], seconds)
 
     @property
     def counts(self) -> NDArray[np.int64]:
@@ -142,24 +147,29 @@ class BatchResult:
 
     def result(self, i: int) -> ExactResult:
         """The :class:`ExactResult` of puzzle ``i``."""
-        row = self.stats[i].tolist()
-        stop, count = STOPS[row[STAT_STOP]], row[STAT_COUNT]
-        # statuses' rule for one puzzle (a single solve: without numpy's select, 15 µs)
-        status: Status = "multiple" if count >= 2 else "solved" if count == 1 else "limit"
-        if count == 0 and stop == "complete":
-            status = "none"
-        unique = False if count >= 2 else (True if count == 1 and stop == "complete" else None)
-        return ExactResult(
-            status=status,
-            values=self.values[i].copy() if count else None,
-            count=count,
-            unique=unique,
-            nodes=row[STAT_NODES],
-            guesses=row[STAT_GUESSES],
-            propagated=bool(row[STAT_PROPAGATED]),
-            seconds=float(self.seconds[i]),
-            stop=stop,
-        )
+        return _result(self.stats[i].tolist(), self.values[i], float(self.seconds[i]))
+
+
+def _result(row: list[int], values: IntArray, seconds: float) -> ExactResult:
+    """One puzzle's :class:`ExactResult` from its row of statistics, its values (copied) and
+    seconds."""
+    stop, count = STOPS[row[STAT_STOP]], row[STAT_COUNT]
+    # statuses' rule for one puzzle (a single solve: without numpy's select, 15 µs)
+    status: Status = "multiple" if count >= 2 else "solved" if count == 1 else "limit"
+    if count == 0 and stop == "complete":
+        status = "none"
+    unique = False if count >= 2 else (True if count == 1 and stop == "complete" else None)
+    return ExactResult(
+        status=status,
+        values=values.copy() if count else None,
+        count=count,
+        unique=unique,
+        nodes=row[STAT_NODES],
+        guesses=row[STAT_GUESSES],
+        propagated=bool(row[STAT_PROPAGATED]),
+        seconds=seconds,
+        stop=stop,
+    )
 
 
 def check_limits(limit: int, max_nodes: int, timeout: float) -> None:
