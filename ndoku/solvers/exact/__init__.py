@@ -41,8 +41,9 @@ where it stopped (its stack lives in arrays the caller keeps).
 
 The rooms, each building on the one before: :mod:`~ndoku.solvers.exact.kernels` (probes,
 branching, the search loop), :mod:`~ndoku.solvers.exact.solver` (results, work arrays,
-:func:`solve_array`), :mod:`~ndoku.solvers.exact.split` (one search over threads) and
-:mod:`~ndoku.solvers.exact.batch` (:func:`solve_exact`, :func:`solve_table`,
+:func:`solve_array`), :mod:`~ndoku.solvers.exact.split` (one search over threads),
+:mod:`~ndoku.solvers.exact.each` (many puzzles with rules of their own, in one kernel call)
+and :mod:`~ndoku.solvers.exact.batch` (:func:`solve_exact`, :func:`solve_table`,
 :func:`solve_batch`, worker processes).
 """
 
