@@ -72,9 +72,7 @@ def test_none_multiple_and_limits_each_their_own() -> None:
 def _open_killers() -> list[Puzzle]:
     """9×9 grids with one cage and no givens: searches that run long when counted far."""
     grid = "\n".join(["0 0 0 0 0 0 0 0 0"] * 9)
-    return read_puzzles(
-        text="".join(f"{grid}\n\ncage {s}: r1c1 r1c2\n\n" for s in (3, 17, 10))
-    )
+    return read_puzzles(text="".join(f"{grid}\n\ncage {s}: r1c1 r1c2\n\n" for s in (3, 17, 10)))
 
 
 def test_a_paused_puzzle_resumes_with_its_own_rules() -> None:
