@@ -22,6 +22,7 @@ from ndoku.model.constraints import Packed
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.arrange import arrange_puzzle, most_written, work_length
+from ndoku.solvers.bits import nonliteral
 from ndoku.solvers.exact.kernels import REG_ACTIVE, STAT_NODES, STAT_TICKS, search
 from ndoku.solvers.exact.solver import BatchResult, leave, solve_array, taken
 from ndoku.solvers.implied import MOST_CELLS, SumGroups, spare_room
@@ -190,9 +191,10 @@ def search_each(
             combo_ptr[: kept + 1], combos[:held], saved[:end], out[:end], room[: 8 * end + 8],
         )  # fmt: skip
         scratch = (plain[0], plain[1], plain[2], plain[3], plain[4], plain[5], rules)
+        # call_nodes 0: back after this puzzle (not a literal: it would compile another search)
         after = search(
-            givens, marks, k, limit, max_nodes, 0, pause_ticks, net, size, stack, tallies,
-            free_at, cell_at, bit_at, locked, scratch, probing, regs, values, stats,
+            givens, marks, k, limit, max_nodes, nonliteral(0), pause_ticks, net, size, stack,
+            tallies, free_at, cell_at, bit_at, locked, scratch, probing, regs, values, stats,
         )  # fmt: skip
         stats[k, STAT_TICKS] += arranged
         if after == k:  # paused
