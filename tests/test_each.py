@@ -131,3 +131,17 @@ def test_what_it_refuses() -> None:
     with pytest.raises(NdokuError, match="puzzle 2 has pencil marks or no constraints"):
         solve_each(four)
     assert np.array_equal(four[1].lowered.packed.ptr, [0])
+
+
+def test_with_threads_a_long_search_is_split_from_the_start() -> None:
+    """With threads, what one call leaves unfinished after a pause is searched again over
+    the threads: the same counts as one search each, its time counted twice over."""
+    puzzles = _open_killers()
+    small = read_puzzles(text=GRID.format(2, "thermo: r4c2 r4c1") * 2)
+    results = solve_batch([*small, *puzzles], limit=20_000, max_nodes=10**7, threads=2)
+    for result, puzzle in zip(results, [*small, *puzzles], strict=True):
+        alone = solve_exact(puzzle, limit=20_000, max_nodes=10**7)
+        assert (result.status, result.count, result.stop) == (alone.status, alone.count, alone.stop)
+        assert result.values is not None and alone.values is not None
+        assert result.values.tolist() == alone.values.tolist()  # the same first solution
+    assert results[2].seconds > solver_module.PAUSE_SECONDS

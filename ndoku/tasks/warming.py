@@ -27,14 +27,14 @@ from pathlib import Path
 import numba
 
 from ndoku.jit import cache_folder, sources_hash
-from ndoku.model.constraints import Constraint
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.chains.metropolis import metropolis
 from ndoku.solvers.chains.metropolis import warm_parts as warm_chain_parts
+from ndoku.solvers.exact.each import Each
 from ndoku.solvers.exact.nine import warm_parts as warm_search_parts
-from ndoku.solvers.exact.solver import Workspace
+from ndoku.solvers.exact.solver import ready
 from ndoku.solvers.logic.path import PROOF_UP_TO, warm, warm_these
-from ndoku.solvers.tables import Topology, has_locked, rule_tables
+from ndoku.solvers.tables import Topology, has_locked
 
 #: A 4×4 whose path is of singles (its arrays have the types of every layout's).
 _SMALL = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n"
@@ -69,11 +69,10 @@ def _chains() -> None:
 
 def _ruled() -> None:
     # the search's version for puzzles with variant rules on one grid below 16×16 (one for
-    # every such layout), its arguments' types from a 4×4 with a cage whose tables are laid out in
-    # Python: the command compiles the kernel that lays out its own meanwhile
-    small = _small()
-    rules = rule_tables([Constraint("cage", (0, 1), 3)], small.size, matched=True)
-    Workspace(Topology.of(small).with_rules(rules)).ready(small.givens, None, 2)
+    # every such layout), by the kernel that searches many at once (it calls that version,
+    # which is compiled and kept with it), its arguments' types from a 4×4 with a cage
+    [caged] = read_puzzles(text=_SMALL + "\ncage 3: r1c2 r2c2\n")
+    ready(Each(caged.frame, [caged.lowered.packed], probe=True), caged.givens, None, 2)
 
 
 def _metropolis() -> None:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,7 +18,13 @@ from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact.each import solve_each
-from ndoku.solvers.exact.solver import BatchResult, ExactResult, check_limits, solve_array
+from ndoku.solvers.exact.solver import (
+    PAUSE_SECONDS,
+    BatchResult,
+    ExactResult,
+    check_limits,
+    solve_array,
+)
 from ndoku.solvers.exact.split import MOST_CELLS, solve_split
 from ndoku.solvers.tables import IntArray, Topology, check_givens
 
@@ -201,10 +208,10 @@ def solve_batch(
     groups: dict[object, list[int]] = {}
     # Pencil-marked puzzles apart: the others keep the search of their layout (the 9×9's
     # own), whichever puzzles share their batch. Puzzles with constraints share one of their
-    # layout (each searched under its own), unless their search is split over threads.
+    # layout, each searched under its own.
     for i, p in enumerate(puzzles):
         marked = p.candidates is not None
-        each = not marked and threads == 1 and len(p.lowered.packed.kinds) > 0
+        each = not marked and len(p.lowered.packed.kinds) > 0
         ours: object = (p.frame.key, "each") if each else (p.frame.key, marked, p.rules)
         groups.setdefault(ours, []).append(i)
     finished = 0
@@ -214,13 +221,10 @@ def solve_batch(
             if progress is not None:
                 progress(base + done)
 
+        batch: Iterable[ExactResult]
         if len(members) > 1 and isinstance(key, tuple) and key[1] == "each":
-            batch = solve_each(
-                [puzzles[i] for i in members],
-                limit=limit,
-                max_nodes=max_nodes,
-                timeout=timeout,
-                progress=report,
+            batch = _solve_each_group(
+                [puzzles[i] for i in members], limit, max_nodes, timeout, threads, report
             )
         else:
             batch = _solve_group(
@@ -230,6 +234,32 @@ def solve_batch(
             results[i] = result
         finished += len(members)
     return [r for r in results if r is not None]
+
+
+def _solve_each_group(
+    puzzles: Sequence[Puzzle],
+    limit: int,
+    max_nodes: int,
+    timeout: float,
+    threads: int,
+    progress: Callable[[int], None],
+) -> list[ExactResult]:
+    """Puzzles of one layout with constraints of their own, in one kernel call
+    (:func:`solve_each`). With ``threads``, a puzzle that call leaves unfinished after
+    :data:`~ndoku.solvers.exact.solver.PAUSE_SECONDS`, when a split search would start
+    handing out branches, is searched again over the threads (its time counts both)."""
+    budget = timeout if threads == 1 else min(timeout, PAUSE_SECONDS)
+    results = list(
+        solve_each(puzzles, limit=limit, max_nodes=max_nodes, timeout=budget, progress=progress)
+    )
+    if budget < timeout:
+        for j, result in enumerate(results):
+            if result.stop == "timeout":
+                again = _solve_group(
+                    [puzzles[j]], limit, max_nodes, timeout - result.seconds, 1, threads, progress
+                ).result(0)
+                results[j] = replace(again, seconds=again.seconds + result.seconds)
+    return results
 
 
 def _solve_group(

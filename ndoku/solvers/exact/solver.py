@@ -262,19 +262,6 @@ class Workspace(WorkArrays):
             stats,
         )
 
-    def ready(self, givens: IntArray, marks: NDArray[np.uint64] | None, limit: int) -> None:
-        """Load or compile :attr:`kernel`'s version for one puzzle of these arrays
-        (``givens``: ``(cells,)``; ``marks``: its pencil marks or None), saying so as
-        :func:`~ndoku.jit.compile_notice` does, without calling it: a clock started after
-        counts no compile."""
-        values = np.zeros((1, self.topology.n_cells), dtype=np.int32)
-        stats = np.zeros((1, N_STATS), dtype=np.int64)
-        marked = None if marks is None else marks[None, :]
-        arguments = self.arguments(givens[None, :], marked, 0, limit, 1, 1, 1, values, stats)
-        what, seconds, kernel = self.compiling(self.kernel)
-        compile_notice(what, seconds, kernel, arguments)
-        compiled(kernel, arguments, what)
-
     def grow(self) -> None:
         """Double the stack depth, keeping its levels, up to the deepest a search goes (a
         level per free cell, and one for the probes)."""
@@ -410,6 +397,20 @@ class Searching(Protocol):
     def grow(self) -> None: ...
 
     def done(self) -> None: ...
+
+
+def ready(work: Searching, givens: IntArray, marks: NDArray[np.uint64] | None, limit: int) -> None:
+    """Load or compile the search kernel of ``work`` for one puzzle (``givens``: ``(cells,)``;
+    ``marks``: its pencil marks or None), saying so as
+    :func:`~ndoku.jit.compile_notice` does, without calling it: a clock started after counts
+    no compile."""
+    values = np.zeros((1, len(givens)), dtype=np.int32)
+    stats = np.zeros((1, N_STATS), dtype=np.int64)
+    marked = None if marks is None else marks[None, :]
+    arguments = work.arguments(givens[None, :], marked, 0, limit, 1, 1, 1, values, stats)
+    what, seconds, kernel = work.compiling(work.kernel)
+    compile_notice(what, seconds, kernel, arguments)
+    compiled(kernel, arguments, what)
 
 
 def solve_array(

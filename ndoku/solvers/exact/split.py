@@ -45,6 +45,7 @@ from ndoku.solvers.exact.solver import (
     BatchResult,
     Workspace,
     check_limits,
+    ready,
     tick_seconds,
 )
 from ndoku.solvers.tables import IntArray, Topology
@@ -300,7 +301,7 @@ def solve_split(
     check_limits(limit, max_nodes, timeout)
     threads = max(1, min(threads, MAX_THREADS))
     work = Workspace(topology, probe)
-    work.ready(givens, marks, limit)  # before the timeout's clock starts
+    ready(work, givens, marks, limit)  # before the timeout's clock starts
     start = time.perf_counter()
     split = _Split(
         topology, givens[None, :], marks, limit, max_nodes, timeout, threads, probe, pause
