@@ -242,3 +242,33 @@ def test_matching_a_combination_keeps_what_some_one_to_one_assignment_takes(seed
         assert all(n & ~m == 0 for n, m in zip(support, kept, strict=True)), (masks, values)
         if k <= 3:
             assert kept == support, (masks, values, kept, support)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_each_pair_reads_the_table_of_its_relation(seed: int) -> None:
+    """``kernel_codes`` gives each pair the index of a table that is its relation's, also for
+    numbers far beyond the values (keyed as the largest that still matters: one table for
+    all of them), one table per kind and number; the other kinds keep their numbers."""
+    from ndoku.model.constraints import Packed
+    from ndoku.solvers.narrowing import PAIR
+    from ndoku.solvers.tables import kernel_codes, pair_table
+
+    rng = random.Random(seed)
+    size = rng.choice([4, 6, 9, 16])
+    numbers = [0, 1, 2, 3, size - 1, size, size + 1, 2 * size, 2 * size + 1, 2 * size + 5, 5000]
+    constraints = [
+        Constraint(rng.choice(PAIRS), (0, 1), rng.choice(numbers))
+        if rng.random() < 0.7
+        else Constraint("cage", (0, 1), rng.choice(numbers))
+        for _ in range(rng.randint(1, 40))
+    ]
+    packed = Packed.of(constraints)
+    codes, renumbered, tables = kernel_codes(packed.kinds, packed.numbers, size)
+    keys = {(c.kind, min(c.number, 2 * size + 1)) for c in constraints if c.kind != "cage"}
+    assert len(tables) == len(keys)
+    for c, code, number in zip(constraints, codes.tolist(), renumbered.tolist(), strict=True):
+        if c.kind == "cage":
+            assert code != PAIR and number == c.number
+        else:
+            assert code == PAIR
+            assert np.array_equal(tables[number], pair_table(c.kind, c.number, size))
