@@ -138,7 +138,11 @@ def test_with_threads_a_long_search_is_split_from_the_start() -> None:
     the threads: the same counts as one search each, its time counted twice over."""
     puzzles = _open_killers()
     small = read_puzzles(text=GRID.format(2, "thermo: r4c2 r4c1") * 2)
-    results = solve_batch([*small, *puzzles], limit=20_000, max_nodes=10**7, threads=2)
+    said: list[int] = []
+    results = solve_batch(
+        [*small, *puzzles], limit=20_000, max_nodes=10**7, threads=2, progress=said.append
+    )
+    assert said == sorted(said) and said[-1] == len(results)  # never back
     for result, puzzle in zip(results, [*small, *puzzles], strict=True):
         alone = solve_exact(puzzle, limit=20_000, max_nodes=10**7)
         assert (result.status, result.count, result.stop) == (alone.status, alone.count, alone.stop)

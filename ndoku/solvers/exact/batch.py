@@ -255,11 +255,16 @@ def _solve_each_group(
     if budget < timeout:
         for j, result in enumerate(results):
             if result.stop == "timeout":
+                # counted done by the first call already: no progress going back
                 again = _solve_group(
-                    [puzzles[j]], limit, max_nodes, timeout - result.seconds, 1, threads, progress
+                    [puzzles[j]], limit, max_nodes, timeout - result.seconds, 1, threads, _quiet
                 ).result(0)
                 results[j] = replace(again, seconds=again.seconds + result.seconds)
     return results
+
+
+def _quiet(done: int) -> None:
+    """A progress callback that says nothing."""
 
 
 def _solve_group(
