@@ -40,6 +40,8 @@ IntArray = NDArray[np.int32]
 #: What draws a puzzle as an SVG document for IPython (:func:`draw_with`): empty until a floor
 #: that draws lends its drawing (pictures sit above the model, which cannot import them).
 _DRAWINGS: list[Callable[[Puzzle], str]] = []
+#: What a puzzle without rules adds: nothing (one for all of them).
+_UNRULED = Lowered((), (), ())
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +65,8 @@ class Puzzle:
     def lowered(self) -> Lowered:
         """The rules as constraints, units and peers (:func:`ndoku.model.constraints.lower`);
         the units and peers are the frame's too."""
+        if not self.rules:  # shared: lowering nothing took 6.9 µs a puzzle of a batch
+            return _UNRULED
         return lower(self.rules, self.layout, self.index)
 
     @property
