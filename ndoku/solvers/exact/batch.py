@@ -257,14 +257,10 @@ def _solve_each_group(
             if result.stop == "timeout":
                 # counted done by the first call already: no progress going back
                 again = _solve_group(
-                    [puzzles[j]], limit, max_nodes, timeout - result.seconds, 1, threads, _quiet
+                    [puzzles[j]], limit, max_nodes, timeout - result.seconds, 1, threads, None
                 ).result(0)
                 results[j] = replace(again, seconds=again.seconds + result.seconds)
     return results
-
-
-def _quiet(done: int) -> None:
-    """A progress callback that says nothing."""
 
 
 def _solve_group(
@@ -274,7 +270,7 @@ def _solve_group(
     timeout: float,
     jobs: int,
     threads: int,
-    progress: Callable[[int], None],
+    progress: Callable[[int], None] | None,
 ) -> BatchResult:
     """Puzzles of one layout and the same rules, in one table (:func:`solve_table`)."""
     table = np.stack([p.givens for p in puzzles])
