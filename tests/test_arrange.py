@@ -14,7 +14,7 @@ from ndoku.model.constraints import Constraint
 from ndoku.model.frame import Frame
 from ndoku.model.layout import load_layout
 from ndoku.solvers.arrange import _combinations, most_written
-from ndoku.solvers.implied import implied_sums
+from ndoku.solvers.implied import SEARCH_FROM, implied_sums
 from ndoku.solvers.narrowing import CAGE, MATCHED
 from ndoku.solvers.tables import combinations, rule_tables, search_tables
 
@@ -28,7 +28,8 @@ def _one_unit(cells: Sequence[int], frame: Frame) -> bool:
 
 def _arranged_slowly(constraints: Sequence[Constraint], frame: Frame) -> list[Constraint]:
     """The reference: sums of one unit's cells with weights 1 as cages, ``distinct`` groups
-    of one unit's cells left out, then the implied sums (none where cages overlap)."""
+    of one unit's cells left out, then the implied sums (none where cages overlap, none on
+    grids of fewer than SEARCH_FROM values)."""
     out = []
     for c in constraints:
         if len(c.cells) > 1 and _one_unit(c.cells, frame):
@@ -37,7 +38,7 @@ def _arranged_slowly(constraints: Sequence[Constraint], frame: Frame) -> list[Co
             if c.kind == "sum" and set(c.weights) == {1}:
                 c = Constraint("cage", c.cells, c.number)
         out.append(c)
-    return [*out, *implied_sums(out, frame)]
+    return [*out, *(implied_sums(out, frame) if frame.size >= SEARCH_FROM else [])]
 
 
 @pytest.mark.parametrize("size", [4, 5, 6, 9, 16, 25])

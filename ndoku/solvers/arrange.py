@@ -214,7 +214,7 @@ def arrange_puzzle(
     has them but without room, one puzzle after another (kernel codes, cells per constraint
     as each puzzle's own CSR, cells, numbers, weights), then where each puzzle's constraints
     and cells start; ``room_of``: the layout's room for implied sums
-    (:func:`~ndoku.solvers.implied.spare_room`), a puzzle's where it has a cage or a sum, as
+    (:func:`~ndoku.solvers.implied.search_room`), a puzzle's where it has a cage or a sum, as
     :func:`~ndoku.solvers.tables.search_tables` has it; ``sums``: the layout's cell → unit CSR
     and :class:`~ndoku.solvers.implied.SumGroups`' arrays; ``laid``: the arrays of
     :func:`arrange` and :func:`_arrange`'s work, long enough for any puzzle of the batch.

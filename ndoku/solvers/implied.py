@@ -29,6 +29,10 @@ from ndoku.solvers.narrowing import CAGE, SUM
 MOST_CELLS = 3
 #: Neighbouring rows (or columns) taken together, at most.
 MOST_LINES = 3
+#: The exact search adds implied sums on grids of this many values or more. On smaller ones
+#: the search is quicker without them: finding them costs more than the nodes they save
+#: (janko's killer 6×6, 101 puzzles: median 15.3 → 7.4 µs a puzzle; 4×4: 4.5 → 2.1 µs).
+SEARCH_FROM = 7
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,17 @@ def spare_room(frame: Frame) -> int:
     constraints, of up to :data:`MOST_CELLS` cells each): an innie and an outie per group."""
     groups: SumGroups = frame.table("implied-sum groups", SumGroups.of)
     return 2 * len(groups.units)
+
+
+def search_room(frame: Frame) -> int:
+    """The implied sums the exact search adds on ``frame``, at most: :func:`spare_room`, or
+    none below :data:`SEARCH_FROM` values.
+
+    >>> from ndoku.model.layout import load_layout
+    >>> search_room(Frame.of(load_layout("4x4"))), search_room(Frame.of(load_layout("9x9")))
+    (0, 114)
+    """
+    return spare_room(frame) if frame.size >= SEARCH_FROM else 0
 
 
 def add_implied(

@@ -25,7 +25,7 @@ from ndoku.model.constraints import PAIRS, PRIMITIVES, Constraint, Packed
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.arrange import arrange
-from ndoku.solvers.implied import constraint_arrays, spare_room
+from ndoku.solvers.implied import constraint_arrays, search_room
 from ndoku.solvers.narrowing import (
     ALLOWED,
     CAGE,
@@ -390,9 +390,10 @@ def search_tables(constraints: Sequence[Constraint] | Packed, size: int, frame: 
     :func:`~ndoku.solvers.arrange.arrange`: the sums that one unit holds searched as cages (an
     outside sum's first cells of a row: bounds alone leave 24 in three cells at 6..9, where
     the combinations leave 7, 8 and 9), the ``distinct`` groups that one unit holds left out,
-    the sums their cages imply added (by layers where cages overlap, as outside sums do), and
-    each cage ``MATCHED`` (implied sums stay sums: searched as cages with the combinations read
-    cell by cell, they cost a generated killer Samurai 12 times the nodes).
+    the sums their cages imply added (by layers where cages overlap, as outside sums do; on
+    grids of :data:`~ndoku.solvers.implied.SEARCH_FROM` values or more), and each cage
+    ``MATCHED`` (implied sums stay sums: searched as cages with the combinations read cell by
+    cell, they cost a generated killer Samurai 12 times the nodes).
 
     >>> from ndoku.model.layout import load_layout
     >>> frame = Frame.of(load_layout("4x4"))
@@ -403,7 +404,7 @@ def search_tables(constraints: Sequence[Constraint] | Packed, size: int, frame: 
     """
     packed = constraints if isinstance(constraints, Packed) else Packed.of(constraints)
     kinds, numbers, tables = kernel_codes(packed.kinds, packed.numbers, size)
-    room = spare_room(frame) if _summed(kinds) else 0
+    room = search_room(frame) if _summed(kinds) else 0
     arrays = constraint_arrays(packed, kinds, numbers, room)
     *laid, combo_ptr, combos = arrange(frame, *arrays, len(kinds), size)
     return (*laid, tables, combo_ptr, combos, *_empty_work())  # type: ignore[return-value]

@@ -273,7 +273,7 @@ def _solve_group(
     progress: Callable[[int], None] | None,
 ) -> BatchResult:
     """Puzzles of one layout and the same rules, in one table (:func:`solve_table`)."""
-    table = np.stack([p.givens for p in puzzles])
+    table = np.array([p.givens for p in puzzles])  # as solve_each has them
     marked = [m for p in puzzles if (m := p.candidates) is not None]
     return solve_table(
         puzzles[0],
