@@ -208,7 +208,8 @@ def solve_batch(
     groups: dict[object, list[int]] = {}
     # Pencil-marked puzzles apart: the others keep the search of their layout (the 9×9's
     # own), whichever puzzles share their batch. Puzzles with constraints share one of their
-    # layout, each searched under its own.
+    # layout, each searched under its own; one alone too, so that one kernel serves a file
+    # (the CLI's first chunk is one puzzle: on an empty cache it compiled a second search).
     for i, p in enumerate(puzzles):
         marked = p.candidates is not None
         each = not marked and len(p.lowered.packed.kinds) > 0
@@ -222,7 +223,7 @@ def solve_batch(
                 progress(base + done)
 
         batch: Iterable[ExactResult]
-        if len(members) > 1 and isinstance(key, tuple) and key[1] == "each":
+        if isinstance(key, tuple) and key[1] == "each":
             batch = _solve_each_group(
                 [puzzles[i] for i in members], limit, max_nodes, timeout, threads, report
             )
