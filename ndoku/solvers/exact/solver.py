@@ -54,7 +54,7 @@ FIRST_DEPTH = 64
 @dataclass(eq=False)
 class ExactResult:
     """What the exact search found for one puzzle (not frozen: a frozen one took 0.7 µs more
-    to make, a third of a 4×4's whole cost in a batch).
+    to make, a third of a killer 4×4's search in a batch).
 
     Attributes
     ----------
