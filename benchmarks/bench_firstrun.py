@@ -9,7 +9,8 @@ reaches them). The goals are the issues': 10 s for a 4×4, 9×9, Samurai and 16�
 each first ``hint``, ``explain``, ``rate`` and ``generate`` of a 9×9, 20 s for a 25×25, on a
 two-core machine; a warm Samurai within 0.7 s. The detail gives the CPU time (user + system)
 too, which another process on the machine does not inflate, and the compile notices the
-command printed, whose figures should match what was measured.
+command printed, whose figures should match what was measured. A last goal: a ``generate``
+on an empty cache writes the puzzle it writes warm (:data:`SAME_PUZZLE`).
 Measured 2026-11-24 on two cores: 4×4, 9×9 and Samurai 4.3 s, 16×16 5.7 s, 25×25 13 s
 (31–48 s each before kernels were compiled per size); warm Samurai 0.6 s. On 2026-11-25:
 25×25 20.9 s while the search kernel compiled in two versions (with and without pencil
@@ -65,8 +66,9 @@ CASES = [
 SEEDED_RUNS = 6
 
 
-def run(arguments: list[str], text: str | None, cache: str | None) -> tuple[float, float, str]:
-    """Wall and CPU seconds of one ``ndoku`` command, and what it wrote on stderr."""
+def run(arguments: list[str], text: str | None, cache: str | None) -> tuple[float, float, str, str]:
+    """Wall and CPU seconds of one ``ndoku`` command, and what it wrote on stderr and
+    stdout."""
     env = dict(os.environ)
     # Python writes ndoku's bytecode as an installed package has it: with
     # PYTHONDONTWRITEBYTECODE set (as on the machine of 2026-11-29) every warm run compiled
@@ -88,7 +90,7 @@ def run(arguments: list[str], text: str | None, cache: str | None) -> tuple[floa
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return wall, cpu, done.stderr.strip()
+    return wall, cpu, done.stderr.strip(), done.stdout
 
 
 def first_run_goal(name: str, arguments: list[str], text: str | None, target: float) -> Goal:
@@ -97,8 +99,8 @@ def first_run_goal(name: str, arguments: list[str], text: str | None, target: fl
     for k in range(SEEDED_RUNS if seeded else RUNS):
         with tempfile.TemporaryDirectory(prefix="ndoku-firstrun-") as cache:
             runs.append(run([a.replace("{run}", str(k)) for a in arguments], text, cache))
-    walls = [wall for wall, _, _ in runs]
-    cpus = [cpu for _, cpu, _ in runs]
+    walls = [wall for wall, _, _, _ in runs]
+    cpus = [cpu for _, cpu, _, _ in runs]
     said = [line for line in runs[0][2].splitlines() if "compiling" in line]
     notice = " ".join(said) or "no compile notice"
     each = f" (seeds 0-{len(runs) - 1}: {', '.join(f'{w:.1f}' for w in walls)} s)" if seeded else ""
@@ -114,13 +116,41 @@ def first_run_goal(name: str, arguments: list[str], text: str | None, target: fl
     )
 
 
+#: ``generate`` commands whose puzzle must not depend on the cache: each made on an empty
+#: one, then again on the cache it filled. Compiles once ate a first run's time, and a
+#: first ``generate 6x6 --rules killer --seed 2`` gave another puzzle (the time it was
+#: given ran out before its rating did); the deadlines now stop while kernels compile.
+SAME_PUZZLE = [
+    ["generate", "9x9", "--seed", "2"],
+    ["generate", "6x6", "--rules", "killer", "--seed", "2"],
+]
+
+
+def same_puzzle_goal() -> Goal:
+    """How many of :data:`SAME_PUZZLE` wrote another puzzle on an empty cache than warm."""
+    differ = []
+    for arguments in SAME_PUZZLE:
+        with tempfile.TemporaryDirectory(prefix="ndoku-firstrun-") as cache:
+            first, again = (run(arguments, None, cache)[3] for _ in range(2))
+        if first != again:
+            differ.append(" ".join(arguments))
+    return Goal(
+        "first ndoku generate: puzzles unlike a warm run's (same seed)",
+        len(differ),
+        0,
+        "",
+        detail="; ".join(differ) or f"{len(SAME_PUZZLE)} commands, each the same puzzle",
+    )
+
+
 def main() -> list[Goal]:
     goals = [first_run_goal(*case) for case in CASES]
+    goals.append(same_puzzle_goal())
     samurai = str(REPO / "examples" / "samurai.txt")
     run(["solve", samurai], None, None)  # fills the cache
     warm = [run(["solve", samurai], None, None) for _ in range(WARM_RUNS)]
-    times = [wall for wall, _, _ in warm]
-    said = {stderr for _, _, stderr in warm if stderr}
+    times = [wall for wall, _, _, _ in warm]
+    said = {stderr for _, _, stderr, _ in warm if stderr}
     detail = f"{WARM_RUNS} runs, max {max(times):.2f} s" + (f"; said {said}" if said else "")
     goals.append(
         Goal(

@@ -8,11 +8,11 @@ here, so a limit has one value wherever it shows.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ndoku.errors import NdokuError
+from ndoku.jit import work_clock
 
 #: Largest N (symbols per unit): a cell's candidates are the bits of a uint64. Layouts larger
 #: than this are refused when they are read.
@@ -104,14 +104,14 @@ def check_count(value: int, name: str, low: int = 0, high: int = MAX_COUNT) -> N
 
 
 def seconds_left(deadline: float) -> float:
-    """Seconds until ``deadline`` (a ``time.perf_counter()`` reading, infinite for none) as the
-    timeout of the next piece of work: at least a millisecond, so that a piece started after
-    it stops at once, and at most :data:`MAX_SECONDS`.
+    """Seconds until ``deadline`` (a :func:`~ndoku.jit.work_clock` reading, infinite for none)
+    as the timeout of the next piece of work: at least a millisecond, so that a piece started
+    after it stops at once, and at most :data:`MAX_SECONDS`.
 
-    >>> seconds_left(time.perf_counter() - 5), seconds_left(math.inf)
+    >>> seconds_left(work_clock() - 5), seconds_left(math.inf)
     (0.001, 10000000.0)
     """
-    return min(max(deadline - time.perf_counter(), 0.001), MAX_SECONDS)
+    return min(max(deadline - work_clock(), 0.001), MAX_SECONDS)
 
 
 def shown(bound: float) -> str:
@@ -143,11 +143,11 @@ class Deadline:
     def __init__(self, timeout: float) -> None:
         check_timeout(timeout)
         self.timeout = timeout
-        self.end = time.perf_counter() + timeout
+        self.end = work_clock() + timeout  # compiles do not count
 
     def left(self) -> float:
         """Seconds until the end (negative after it)."""
-        return self.end - time.perf_counter()
+        return self.end - work_clock()
 
     def passed(self) -> bool:
         """True once the end is reached."""
@@ -171,9 +171,9 @@ class Deadline:
 
     @contextmanager
     def paused(self) -> Iterator[None]:
-        """The time spent inside does not count (loading or compiling kernels)."""
-        start = time.perf_counter()
+        """The time spent inside does not count (warming kernels up on small puzzles)."""
+        start = work_clock()
         try:
             yield
         finally:
-            self.end += time.perf_counter() - start
+            self.end += work_clock() - start

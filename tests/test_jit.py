@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -35,6 +37,35 @@ def _two_ticks() -> tuple[int, int]:
     for k in range(100_000):
         total += k
     return first, jit.ticks() + (total & 0)
+
+
+def test_the_work_clock_stops_while_a_kernel_compiles_or_loads() -> None:
+    values = np.arange(10, dtype=np.int16)  # a version this process has not made yet
+    wall, work = time.perf_counter(), jit.work_clock()
+    assert _sum_without_refcounts(values) == 45
+    walked, worked = time.perf_counter() - wall, jit.work_clock() - work
+    assert 0 <= worked <= 0.5 * walked  # compiled, or loaded from the cache: mostly stopped
+
+
+def test_the_work_clock_stops_once_for_nested_and_overlapping_compiles() -> None:
+    work = jit.work_clock()
+    with jit._clock_stopped(), jit._clock_stopped():
+        time.sleep(0.05)
+    assert 0 <= jit.work_clock() - work < 0.02
+    work, wall = jit.work_clock(), time.perf_counter()
+
+    def stopped(seconds: float) -> None:
+        with jit._clock_stopped():
+            time.sleep(seconds)
+
+    threads = [threading.Thread(target=stopped, args=(s,)) for s in (0.1, 0.15)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # the two overlap: the clock stood still for about 0.15 s, not 0.25 s (it never goes back)
+    worked, walked = jit.work_clock() - work, time.perf_counter() - wall
+    assert 0 <= worked < 0.05 and walked >= 0.15
 
 
 def test_the_cycle_counter_runs_where_there_is_one() -> None:

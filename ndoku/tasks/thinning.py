@@ -28,7 +28,6 @@ seek
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ndoku.errors import NdokuError
+from ndoku.jit import work_clock
 from ndoku.limits import MAX_SECONDS, PROOF_SECONDS, seconds_left
 from ndoku.model.puzzle import Puzzle
 from ndoku.solvers.exact import solve_exact, solve_table
@@ -200,7 +200,7 @@ def thin(
     while queue:
         if count <= target:
             return givens, "target"
-        left = min(deadline - time.perf_counter(), MAX_SECONDS) - PROOFS * proof
+        left = min(deadline - work_clock(), MAX_SECONDS) - PROOFS * proof
         if left <= 0:
             return givens, "timeout"
         prefix = success >= 0.5
@@ -277,7 +277,7 @@ def thin_singles(
     """
     givens = givens.copy()
     for i, group in enumerate(order):
-        if i % 64 == 0 and time.perf_counter() > deadline:
+        if i % 64 == 0 and work_clock() > deadline:
             return givens, "timeout"
         trial = givens.copy()
         trial[group] = 0
@@ -318,7 +318,7 @@ def seek(
     low, high = 0, len(sequence)  # the solution (prefix 0) is too easy; the end is rated
     # when the end is too easy, so is every prefix, by and large: no bisection
     while not aim.too_easy(tried[0][1]) and not aim.fits(last) and high - low > 1:
-        if time.perf_counter() > deadline:
+        if work_clock() > deadline:
             break
         middle = (low + high) // 2
         givens = prefix(middle)
@@ -331,7 +331,7 @@ def seek(
     givens, rating = min(tried, key=lambda pair: aim.distance(pair[1]))
     if aim.fits(rating) and givens is not least:
         return _thin_in(puzzle, givens, rating, order, aim, deadline)
-    return givens, rating, stop == "timeout" or time.perf_counter() > deadline
+    return givens, rating, stop == "timeout" or work_clock() > deadline
 
 
 def _thin_in(
@@ -347,7 +347,7 @@ def _thin_in(
     for group in order:
         if not givens[group].all():
             continue
-        if time.perf_counter() > deadline:
+        if work_clock() > deadline:
             return givens, rating, True
         trial = givens.copy()
         trial[group] = 0
