@@ -207,20 +207,19 @@ def _compiling_under_lock(dispatcher: Any) -> Any:
     meanwhile) hold its :func:`cache_lock`. A version already in the cache loads without it:
     the lock is the kernel's, not the version's, and a process needing one version waited
     for another process's compile of another one (29 s of a cold test run on two cores);
-    numba writes index and data files whole, so a read needs no lock. Its time, waiting for
-    the lock included, stops the :func:`work_clock`."""
+    numba writes index and data files whole, so a read needs no lock. A compile, waiting for
+    the lock included, stops the :func:`work_clock`; a load (milliseconds) does not."""
     compile = dispatcher.compile
 
     def locked(signature: Any) -> Any:
-        with _clock_stopped():
-            try:
-                saved = _in_cache(dispatcher, _argument_types(signature)[0])
-            except Exception:  # numba internals moved: the lock is always right
-                saved = False
-            if saved:
-                return compile(signature)
-            with cache_lock(dispatcher):
-                return compile(signature)
+        try:
+            saved = _in_cache(dispatcher, _argument_types(signature)[0])
+        except Exception:  # numba internals moved: the lock is always right
+            saved = False
+        if saved:
+            return compile(signature)
+        with _clock_stopped(), cache_lock(dispatcher):
+            return compile(signature)
 
     dispatcher.compile = locked
     return dispatcher
@@ -251,11 +250,12 @@ def _clock_stopped() -> Iterator[None]:
 
 
 def work_clock() -> float:
-    """``time.perf_counter()`` less the time this process has spent compiling or loading
-    ndoku's kernels: the clock of :class:`~ndoku.limits.Deadline` (the chains', the logic
-    paths') and of ``generate``'s deadline, so that a first run on an empty cache stops where a warm
-    one does, and a seed's puzzle is the same on both (a first ``generate --rules killer``
-    of a 6×6, seed 2, gave another puzzle when compiles ate its time).
+    """``time.perf_counter()`` less the time this process has spent compiling ndoku's kernels
+    (or waiting for another process to compile one): the clock of
+    :class:`~ndoku.limits.Deadline` (the chains', the logic paths') and of ``generate``'s
+    deadline, so that a first run on an empty cache stops where a warm one does, and a
+    seed's puzzle is the same on both (a first ``generate --rules killer`` of a 6×6, seed 2,
+    gave another puzzle when compiles ate its time).
 
     >>> a = work_clock(); b = work_clock()
     >>> 0 <= b - a < 1
