@@ -262,10 +262,8 @@ def work_clock() -> float:
     True
     """
     with _stopped_lock:
-        stopped = _stopped_seconds
-        if _stopped_depth:
-            stopped += time.perf_counter() - _stopped_since
-        return time.perf_counter() - stopped
+        now = _stopped_since if _stopped_depth else time.perf_counter()  # stands still
+        return now - _stopped_seconds
 
 
 #: The x86 time-stamp counter is readable from user code; elsewhere ``ticks`` returns 0 and
