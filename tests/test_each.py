@@ -13,7 +13,7 @@ from ndoku.errors import NdokuError
 from ndoku.model.puzzle import Puzzle, read_puzzles
 from ndoku.solvers.exact import ExactResult, solve_batch, solve_exact
 from ndoku.solvers.exact import solver as solver_module
-from ndoku.solvers.exact.each import solve_each
+from ndoku.solvers.exact.each import Kept, solve_each
 from ndoku.solvers.tables import Topology
 
 VARIANTS = Path(__file__).parent / "data" / "variants"
@@ -102,6 +102,26 @@ def test_the_stack_grows_in_the_middle_of_a_batch(monkeypatch: pytest.MonkeyPatc
     assert not Topology.layout(puzzles[0].frame).spare  # grown: not kept for reuse
     for k, puzzle in enumerate(puzzles):
         _same(batch.result(k), solve_exact(puzzle, limit=50), f"{k + 1}")
+
+
+def test_the_kept_arrays_serve_batches_of_fewer_and_of_more_rules() -> None:
+    """The arrays a layout's workspace keeps between batches (:class:`Kept`) grow for a
+    puzzle with more constraints or cells than they hold, and longer ones serve shorter
+    puzzles; every answer is still its own call's."""
+    short = GRID.format(2, "thermo: r4c2 r4c1")
+    long = GRID.format(0, "cage 3: r4c1 r4c2\ncage 7: r3c1 r3c2 r3c3\nthermo: r1c2 r1c3 r1c4")
+    [few, more] = read_puzzles(text=short + long)
+    spare = Topology.layout(few.frame).spare
+    spare.clear()
+    held = []
+    for batch in ([few], [more], [few, few], [more, few]):
+        results = solve_each(batch)
+        for k, puzzle in enumerate(batch):
+            _same(results.result(k), solve_exact(puzzle), f"{len(held)} {k + 1}")
+        [work] = spare
+        assert isinstance(work.each, Kept)
+        held.append((work.each.longest, work.each.most_cells))
+    assert held == [(1, 2), (4, 9), (4, 9), (4, 9)]  # the thermometer: two pairs
 
 
 def test_a_batch_of_mixed_puzzles_comes_back_in_order() -> None:

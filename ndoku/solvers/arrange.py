@@ -178,15 +178,7 @@ def _arrange(
 def arrange_puzzle(
     k: int,
     size: int,
-    packed: tuple[
-        NDArray[np.int32],
-        NDArray[np.int32],
-        NDArray[np.int32],
-        NDArray[np.int64],
-        NDArray[np.int64],
-        NDArray[np.int64],
-        NDArray[np.int64],
-    ],
+    packed: tuple[NDArray[np.int64], NDArray[np.int64]],
     room_of: int,
     sums: tuple[
         NDArray[np.int32],
@@ -210,34 +202,37 @@ def arrange_puzzle(
     """Arrange puzzle ``k`` of a batch, as :func:`arrange` does one puzzle, into ``laid``;
     its counts (constraints, cells and combinations kept) in ``laid[7][:3]``.
 
-    ``packed``: the batch's constraints, as :func:`~ndoku.solvers.implied.constraint_arrays`
-    has them but without room, one puzzle after another (kernel codes, cells per constraint
-    as each puzzle's own CSR, cells, numbers, weights), then where each puzzle's constraints
-    and cells start; ``room_of``: the layout's room for implied sums
+    ``packed``: the batch's constraints, one puzzle's
+    :attr:`~ndoku.model.constraints.Packed.flat` after another with kernel codes and numbers
+    (:func:`~ndoku.solvers.tables.joined_codes`), and where each puzzle's starts;
+    ``room_of``: the layout's room for implied sums
     (:func:`~ndoku.solvers.implied.search_room`), a puzzle's where it has a cage or a sum, as
     :func:`~ndoku.solvers.tables.search_tables` has it; ``sums``: the layout's cell → unit CSR
     and :class:`~ndoku.solvers.implied.SumGroups`' arrays; ``laid``: the arrays of
     :func:`arrange` and :func:`_arrange`'s work, long enough for any puzzle of the batch.
     """  # fmt: skip
-    codes, ptr, cells, numbers, weights, con_at, cell_at = packed
+    flat, starts = packed
     kinds_to, ptr_to, cells_to, numbers_to, weights_to, combo_ptr, combos, work = laid
-    first, n = con_at[k], con_at[k + 1] - con_at[k]
+    at = starts[k]
+    n, e = flat[at], flat[at + 1]
+    codes, numbers, ptr = at + 2, at + 2 + n, at + 2 + 2 * n  # where each starts
+    cells = ptr + n + 1
+    weights = cells + e
     room = 0
-    for i in range(first, first + n):
-        if codes[i] == CAGE or codes[i] == SUM:
+    for i in range(codes, codes + n):
+        if flat[i] == CAGE or flat[i] == SUM:
             room = room_of
-    c0, e = cell_at[k], cell_at[k + 1] - cell_at[k]
     m, spare = n + room, room * MOST_CELLS
     # loops, not slice copies: numba copies a slice's source unless it can tell the arrays
     # apart, and these kernels run without its allocator
     for i in range(m):
-        kinds_to[i] = codes[first + i] if i < n else 0
-        numbers_to[i] = numbers[first + i] if i < n else 0
+        kinds_to[i] = flat[codes + i] if i < n else 0
+        numbers_to[i] = flat[numbers + i] if i < n else 0
     for i in range(m + 1):
-        ptr_to[i] = ptr[first + k + i] if i <= n else 0  # a puzzle's CSR has n + 1 places
+        ptr_to[i] = flat[ptr + i] if i <= n else 0
     for i in range(e + spare):
-        cells_to[i] = cells[c0 + i] if i < e else 0
-        weights_to[i] = weights[c0 + i] if i < e else 1
+        cells_to[i] = flat[cells + i] if i < e else 0
+        weights_to[i] = flat[weights + i] if i < e else 1
     most = len(combos) // (len(combo_ptr) - 1)
     _arrange(
         kinds_to[:m], ptr_to[: m + 1], cells_to[: e + spare], numbers_to[:m],

@@ -442,47 +442,105 @@ def kernel_codes(
     found = np.empty(n, dtype=np.int64)
     span = 2 * size + 2
     seen = np.full(len(_KERNEL_OF) * span, -1, dtype=np.int64)
-    tabled = _number_pairs(kinds, numbers, _KERNEL_OF, span, codes, renumbered, found, seen)
-    if not tabled:
-        return codes, renumbered, _no_tables(size)
-    keys = found[:tabled].tolist()
-    tables = [pair_table(_NAMES[key // span], key % span, size) for key in keys]
-    return codes, renumbered, np.array(tables, dtype=np.uint64)
+    tabled = _number_pairs(kinds, numbers, _KERNEL_OF, span, codes, renumbered, found, seen, 0)
+    return codes, renumbered, _pair_tables(found[:tabled], span, size)
+
+
+def joined_codes(
+    flat: NDArray[np.int64], puzzles: int, size: int
+) -> tuple[NDArray[np.int64], NDArray[np.uint64], int, int]:
+    """:func:`kernel_codes` for a batch: ``flat``, the ``puzzles``' joined
+    :attr:`~ndoku.model.constraints.Packed.flat` arrays, gets its kinds and numbers turned
+    into kernel codes and numbers in place (one numbering of the pairs for all). Returns where
+    each puzzle starts in ``flat`` (and where it ends), the pair tables, and the most
+    constraints and the most cells of a puzzle.
+
+    >>> flat = np.concatenate([Packed.of([Constraint("less", (0, 1))]).flat,
+    ...                        Packed.of([Constraint("cage", (2, 3, 1), 6)]).flat])
+    >>> starts, tables, longest, most_cells = joined_codes(flat, 2, 4)
+    >>> starts.tolist(), tables.shape, longest, most_cells
+    ([0, 10, 22], (1, 2, 4), 1, 3)
+    >>> flat[[2, 12]].tolist() == [PAIR, CAGE], flat[[3, 13]].tolist()  # codes, numbers
+    (True, [0, 6])
+    """
+    starts = np.empty(puzzles + 1, dtype=np.int64)
+    found = np.empty(len(flat), dtype=np.int64)
+    span = 2 * size + 2
+    seen = np.full(len(_KERNEL_OF) * span, -1, dtype=np.int64)
+    most = np.zeros(3, dtype=np.int64)
+    _join_codes(flat, starts, _KERNEL_OF, span, found, seen, most)
+    tabled, longest, most_cells = most.tolist()
+    return starts, _pair_tables(found[:tabled], span, size), longest, most_cells
+
+
+def _pair_tables(keys: NDArray[np.int64], span: int, size: int) -> NDArray[np.uint64]:
+    """The pair table of each key that :func:`_number_pairs` found, in its order."""
+    if not len(keys):
+        return _no_tables(size)
+    tables = [pair_table(_NAMES[key // span], key % span, size) for key in keys.tolist()]
+    return np.array(tables, dtype=np.uint64)
 
 
 @kernel()
 def _number_pairs(
-    kinds: NDArray[np.int8],
+    kinds: NDArray[np.integer],
     numbers: NDArray[np.int64],
     kernel_of: IntArray,
     span: int,
-    codes: IntArray,
+    codes: NDArray[np.integer],
     renumbered: NDArray[np.int64],
     found: NDArray[np.int64],
     seen: NDArray[np.int64],
+    tabled: int,
 ) -> int:
     """:func:`kernel_codes` in one pass (numpy's calls on a batch's thousand constraints
     took 17 µs): each kernel code into ``codes``, each number into ``renumbered`` (a pair's:
-    its key's order of coming), each pair key once into ``found``; returns how many.
+    its key's order of coming), each pair key not yet ``seen`` into ``found`` from place
+    ``tabled`` on; returns how many ``found`` holds then. ``codes`` and ``renumbered`` may be
+    ``kinds`` and ``numbers`` themselves.
 
     A pair's key is its kind's number times ``span`` (2·size + 2) plus its number, at most
     2·size + 1: every relation holds of the same values for any number beyond (a sum above
     2·size is never made, a difference or ratio above size never either), and the model
     refuses negative numbers. ``seen``: -1 for each key, of ``len(kernel_of) * span``.
     """
-    tabled = 0
     for i in range(len(kinds)):
-        code = kernel_of[kinds[i]]
+        kind, number = kinds[i], numbers[i]
+        code = kernel_of[kind]
         codes[i] = code
-        renumbered[i] = numbers[i]
+        renumbered[i] = number
         if code == PAIR:
-            key = kinds[i] * span + min(max(numbers[i], 0), span - 1)
+            key = kind * span + min(max(number, 0), span - 1)
             if seen[key] < 0:
                 seen[key] = tabled
                 found[tabled] = key
                 tabled += 1
             renumbered[i] = seen[key]
     return tabled
+
+
+@kernel()
+def _join_codes(
+    flat: NDArray[np.int64],
+    starts: NDArray[np.int64],
+    kernel_of: IntArray,
+    span: int,
+    found: NDArray[np.int64],
+    seen: NDArray[np.int64],
+    most: NDArray[np.int64],
+) -> None:
+    """:func:`joined_codes` in one pass; the pairs found, the most constraints and the most
+    cells of a puzzle into ``most``."""
+    at = tabled = longest = most_cells = 0
+    for k in range(len(starts) - 1):
+        starts[k] = at
+        n, e = flat[at], flat[at + 1]
+        kinds, numbers = flat[at + 2 : at + 2 + n], flat[at + 2 + n : at + 2 + 2 * n]
+        tabled = _number_pairs(kinds, numbers, kernel_of, span, kinds, numbers, found, seen, tabled)
+        longest, most_cells = max(longest, n), max(most_cells, e)
+        at += 3 + 3 * n + 2 * e  # the counts, kinds, numbers, ptr (n + 1), cells, weights
+    starts[len(starts) - 1] = at
+    most[0], most[1], most[2] = tabled, longest, most_cells
 
 
 @cache

@@ -10,7 +10,6 @@ arrays (:class:`~ndoku.model.constraints.Packed`), joined, and handed to :func:`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -33,52 +32,25 @@ from ndoku.solvers.tables import (
     Probing,
     Topology,
     check_givens,
-    kernel_codes,
+    joined_codes,
 )
 
 
-class Each:
-    """The work arrays of :func:`search_each` for one batch: a :class:`Workspace` of the
-    layout (its stack, queues and stamps), the puzzles' constraints joined, and room for one
-    puzzle's arranged rules and their work arrays.
+class Kept:
+    """What a layout's :class:`~ndoku.solvers.exact.solver.Workspace` keeps for
+    :func:`search_each` between batches: the layout's cell → unit CSR and implied-sum groups,
+    and room for one puzzle's arranged rules and their work arrays, for puzzles of up to
+    ``longest`` constraints and ``most_cells`` cells. Making its arrays for each batch took a
+    killer 4×4 batch 3 µs of its 50."""
 
-    It is what :func:`~ndoku.solvers.exact.solver.solve_array` runs a search through
-    (:class:`~ndoku.solvers.exact.solver.Searching`).
-    """
-
-    def __init__(self, frame: Frame, packs: Sequence[Packed], probe: bool) -> None:
-        """``packs``: each puzzle's constraints, at least one each."""
-        topology = Topology.layout(frame)
-        self.work = taken(topology, probe)
-        self.kernel = search_each
-        self.regs = self.work.regs
-        size = topology.size
-        codes, numbers, tables = kernel_codes(
-            np.concatenate([p.kinds for p in packs]),
-            np.concatenate([p.numbers for p in packs]),
-            size,
-        )
-        constraints = [len(p.kinds) for p in packs]
-        cells = [len(p.cells) for p in packs]
-        # rows: C-contiguous (numpy's cumsum here took 2.4 µs, accumulate 1)
-        starts = np.array([[0, *accumulate(constraints)], [0, *accumulate(cells)]], np.int64)
-        room = search_room(frame)
-        self.packed = (
-            codes,
-            np.concatenate([p.ptr for p in packs]),
-            np.concatenate([p.cells for p in packs]),
-            numbers,
-            np.concatenate([p.weights for p in packs]),
-            starts[0],
-            starts[1],
-        )
-        self.room = room
+    def __init__(self, frame: Frame, longest: int, most_cells: int) -> None:
+        self.longest, self.most_cells = longest, most_cells
+        size, room = frame.size, search_room(frame)
         groups: SumGroups = frame.table("implied-sum groups", SumGroups.of)
         self.sums = (*frame.cell_units, groups.ptr, groups.cells, groups.totals, groups.single)
-        self.tables = tables
-        longest, most_cells = max(constraints), max(cells)
         most, spare = longest + room, most_cells + room * MOST_CELLS
-        # every place a puzzle reads is written first (arrange_puzzle, search_each)
+        # every place a puzzle reads is written first (arrange_puzzle, search_each), and each
+        # is sliced to the puzzle's lengths: longer arrays serve
         self.laid = (
             np.empty(most, dtype=np.int32),
             np.empty(most + 1, dtype=np.int32),
@@ -95,6 +67,38 @@ class Each:
             np.empty(spare, dtype=np.uint64),
             np.empty(8 * spare + 8, dtype=np.int64),
         )
+
+    def holds(self, longest: int, most_cells: int) -> bool:
+        """Whether these arrays have room for puzzles of ``longest`` constraints and
+        ``most_cells`` cells."""
+        return longest <= self.longest and most_cells <= self.most_cells
+
+
+class Each:
+    """The work arrays of :func:`search_each` for one batch: a :class:`Workspace` of the
+    layout (its stack, queues and stamps, and what it keeps for these batches,
+    :class:`Kept`) and the puzzles' constraints joined.
+
+    It is what :func:`~ndoku.solvers.exact.solver.solve_array` runs a search through
+    (:class:`~ndoku.solvers.exact.solver.Searching`).
+    """
+
+    def __init__(self, frame: Frame, packs: Sequence[Packed], probe: bool) -> None:
+        """``packs``: each puzzle's constraints, at least one each."""
+        topology = Topology.layout(frame)
+        self.work = taken(topology, probe)
+        self.kernel = search_each
+        self.regs = self.work.regs
+        flat = np.concatenate([p.flat for p in packs])
+        starts, self.tables, longest, most_cells = joined_codes(flat, len(packs), frame.size)
+        self.packed = (flat, starts)
+        self.room = search_room(frame)
+        kept = self.work.each
+        if not isinstance(kept, Kept):
+            kept = Kept(frame, longest, most_cells)
+        elif not kept.holds(longest, most_cells):
+            kept = Kept(frame, max(longest, kept.longest), max(most_cells, kept.most_cells))
+        self.kept = self.work.each = kept
 
     def arguments(
         self,
@@ -117,10 +121,10 @@ class Each:
             ),
             self.packed,
             self.room,
-            self.sums,
-            self.laid,
+            self.kept.sums,
+            self.kept.laid,
             self.tables,
-            self.rule_work,
+            self.kept.rule_work,
         )
 
     def compiling(self, kernel: Any) -> tuple[str, float, Any]:
