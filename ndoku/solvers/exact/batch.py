@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from ndoku.errors import NdokuError
 from ndoku.limits import DEFAULT_LIMIT, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.exact.each import solve_each
+from ndoku.solvers.exact.each import solve_grouped
 from ndoku.solvers.exact.solver import (
     PAUSE_SECONDS,
     BatchResult,
@@ -231,6 +231,8 @@ def solve_batch(
             batch = _solve_group(
                 [puzzles[i] for i in members], limit, max_nodes, timeout, jobs, threads, report
             )
+        if len(members) == len(puzzles):  # one group (most files): in order already
+            return list(batch)
         for i, result in zip(members, batch, strict=True):
             results[i] = result
         finished += len(members)
@@ -246,13 +248,12 @@ def _solve_each_group(
     progress: Callable[[int], None],
 ) -> list[ExactResult]:
     """Puzzles of one layout with constraints of their own, in one kernel call
-    (:func:`solve_each`). With ``threads``, a puzzle that call leaves unfinished after
-    :data:`~ndoku.solvers.exact.solver.PAUSE_SECONDS`, when a split search would start
-    handing out branches, is searched again over the threads (its time counts both)."""
+    (:func:`~ndoku.solvers.exact.each.solve_each`). With ``threads``, a puzzle that call
+    leaves unfinished after :data:`~ndoku.solvers.exact.solver.PAUSE_SECONDS`, when a split
+    search would start handing out branches, is searched again over the threads (its time
+    counts both)."""
     budget = timeout if threads == 1 else min(timeout, PAUSE_SECONDS)
-    results = list(
-        solve_each(puzzles, limit=limit, max_nodes=max_nodes, timeout=budget, progress=progress)
-    )
+    results = list(solve_grouped(puzzles, limit, max_nodes, budget, progress))
     if budget < timeout:
         for j, result in enumerate(results):
             if result.stop == "timeout":

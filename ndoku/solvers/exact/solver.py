@@ -476,7 +476,7 @@ def solve_array(
         if progress is not None:
             progress(i)
     if per_tick:
-        seconds[:] = stats[:, STAT_TICKS] * per_tick
+        np.multiply(stats[:, STAT_TICKS], per_tick, out=seconds)
     work.done()
     return BatchResult(values, stats, seconds, limit)
 
