@@ -269,7 +269,13 @@ def solve_grouped(
     probe: bool = True,
 ) -> BatchResult:
     """:func:`solve_each` on puzzles already known to hold what it asks of them (grouped so
-    by :func:`~ndoku.solvers.exact.solve_batch`), without checking it again."""
+    by :func:`~ndoku.solvers.exact.solve_batch`), without checking it again.
+
+    >>> from ndoku.model.puzzle import read_puzzles
+    >>> puzzles = read_puzzles(text="1000\\n0030\\n0400\\n0002\\n\\nthermo: r4c2 r4c1\\n")
+    >>> solve_grouped(puzzles, 2, 10**6, 10.0, None).statuses.tolist()
+    ['solved']
+    """
     frame = puzzles[0].frame
     topology = Topology.layout(frame)
     # np.array, not np.stack: 1.2 µs against 3.2 for a few puzzles (the shapes are equal)
