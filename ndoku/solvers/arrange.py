@@ -175,6 +175,26 @@ def _arrange(
 
 
 @kernel()
+def flat_places(flat: NDArray[np.int64], at: int) -> tuple[int, int, int, int, int, int, int, int]:
+    """Where the parts of a puzzle's :attr:`~ndoku.model.constraints.Packed.flat` that starts
+    at ``at`` are: its counts of constraints and of cells, where its kinds, numbers, ptr,
+    cells and weights start, and where it ends.
+
+    >>> from ndoku.model.constraints import Constraint, Packed
+    >>> flat = Packed.of([Constraint("less", (4, 5)), Constraint("cage", (0, 1, 2), 9)]).flat
+    >>> flat_places(flat, 0), len(flat)
+    ((2, 5, 2, 4, 6, 9, 14, 19), 19)
+    """
+    n, e = flat[at], flat[at + 1]
+    kinds = at + 2
+    numbers = kinds + n
+    ptr = numbers + n
+    cells = ptr + n + 1  # a puzzle's CSR has n + 1 places
+    weights = cells + e
+    return n, e, kinds, numbers, ptr, cells, weights, weights + e
+
+
+@kernel()
 def arrange_puzzle(
     k: int,
     size: int,
@@ -213,11 +233,7 @@ def arrange_puzzle(
     """  # fmt: skip
     flat, starts = packed
     kinds_to, ptr_to, cells_to, numbers_to, weights_to, combo_ptr, combos, work = laid
-    at = starts[k]
-    n, e = flat[at], flat[at + 1]
-    codes, numbers, ptr = at + 2, at + 2 + n, at + 2 + 2 * n  # where each starts
-    cells = ptr + n + 1
-    weights = cells + e
+    n, e, codes, numbers, ptr, cells, weights, _ = flat_places(flat, starts[k])
     room = 0
     for i in range(codes, codes + n):
         if flat[i] == CAGE or flat[i] == SUM:

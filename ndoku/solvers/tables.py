@@ -24,7 +24,7 @@ from ndoku.limits import MAX_SYMBOLS
 from ndoku.model.constraints import PAIRS, PRIMITIVES, Constraint, Packed
 from ndoku.model.frame import Frame
 from ndoku.model.puzzle import Puzzle
-from ndoku.solvers.arrange import arrange
+from ndoku.solvers.arrange import arrange, flat_places
 from ndoku.solvers.implied import constraint_arrays, search_room
 from ndoku.solvers.narrowing import (
     ALLOWED,
@@ -534,11 +534,11 @@ def _join_codes(
     at = tabled = longest = most_cells = 0
     for k in range(len(starts) - 1):
         starts[k] = at
-        n, e = flat[at], flat[at + 1]
-        kinds, numbers = flat[at + 2 : at + 2 + n], flat[at + 2 + n : at + 2 + 2 * n]
+        n, e, kinds_at, numbers_at, _, _, _, end = flat_places(flat, at)
+        kinds, numbers = flat[kinds_at:numbers_at], flat[numbers_at : numbers_at + n]
         tabled = _number_pairs(kinds, numbers, kernel_of, span, kinds, numbers, found, seen, tabled)
         longest, most_cells = max(longest, n), max(most_cells, e)
-        at += 3 + 3 * n + 2 * e  # the counts, kinds, numbers, ptr (n + 1), cells, weights
+        at = end
     starts[len(starts) - 1] = at
     most[0], most[1], most[2] = tabled, longest, most_cells
 

@@ -38,14 +38,16 @@ from ndoku.solvers.tables import (
 
 class Kept:
     """What a layout's :class:`~ndoku.solvers.exact.solver.Workspace` keeps for
-    :func:`search_each` between batches: the layout's cell → unit CSR and implied-sum groups,
+    :func:`search_each` between batches: the layout's room for implied sums
+    (:func:`~ndoku.solvers.implied.search_room`), its cell → unit CSR and implied-sum groups,
     and room for one puzzle's arranged rules and their work arrays, for puzzles of up to
     ``longest`` constraints and ``most_cells`` cells. Making its arrays for each batch took a
     killer 4×4 batch 3 µs of its 50."""
 
     def __init__(self, frame: Frame, longest: int, most_cells: int) -> None:
         self.longest, self.most_cells = longest, most_cells
-        size, room = frame.size, search_room(frame)
+        size = frame.size
+        self.room = room = search_room(frame)
         groups: SumGroups = frame.table("implied-sum groups", SumGroups.of)
         self.sums = (*frame.cell_units, groups.ptr, groups.cells, groups.totals, groups.single)
         most, spare = longest + room, most_cells + room * MOST_CELLS
@@ -92,7 +94,6 @@ class Each:
         flat = np.concatenate([p.flat for p in packs])
         starts, self.tables, longest, most_cells = joined_codes(flat, len(packs), frame.size)
         self.packed = (flat, starts)
-        self.room = search_room(frame)
         kept = self.work.each
         if not isinstance(kept, Kept):
             kept = Kept(frame, longest, most_cells)
@@ -120,7 +121,7 @@ class Each:
                 givens, None, first, limit, max_nodes, call_nodes, pause_ticks, values, stats
             ),
             self.packed,
-            self.room,
+            self.kept.room,
             self.kept.sums,
             self.kept.laid,
             self.tables,
